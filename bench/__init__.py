@@ -1,0 +1,1 @@
+"""Benchmarks (``make bench``): each part adds a module with a ``run()`` function."""

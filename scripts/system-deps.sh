@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests drive, only those missing, so a second
+# run costs nothing. CI runs on a fresh clone as root; elsewhere sudo is used.
+set -euo pipefail
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v socat    >/dev/null 2>&1 || need+=(socat)
+command -v gcc      >/dev/null 2>&1 || need+=(gcc)
+command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+fc-list 2>/dev/null | grep -qi dejavu || need+=(fonts-dejavu-core)
+[ ${#need[@]} -eq 0 ] && exit 0
+echo "system-deps: installing ${need[*]}" >&2
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
