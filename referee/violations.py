@@ -1,0 +1,46 @@
+"""Violations: an illegal play or call, with the rule broken and a sentence a
+player understands ("W held ♥7 but did not trump: partner was not winning the
+trick").
+
+Rule names are stable identifiers that records, tests and the dashboard use:
+play: ``must-follow``, ``must-trump``, ``must-overtrump``, ``must-undertrump``,
+``must-beat`` (trump led, or all-trump), ``belote-king-first``, ``not-held``
+(a card the player did not hold), ``already-played``;
+auction: ``bid-too-low``, ``bid-not-higher``, ``bid-step``, ``bid-over-max``,
+``contract-not-allowed``, ``counter-own-side``, ``counter-nothing``,
+``recounter-not-countered``, ``bid-after-counter``, ``bid-after-capot``,
+``out-of-turn``, ``auction-over``;
+table (``referee/table.py``): ``misdeal``, ``wrong-pickup``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .cards import Card, card_name
+from .seats import SEAT_NAMES, Seat
+
+
+@dataclass(frozen=True)
+class Violation:
+    rule: str
+    seat: Seat
+    message: str
+    card: Optional[Card] = None
+    trick: Optional[int] = None          # 1-8, for plays
+    call: Optional[str] = None           # for auction violations
+    evidence: tuple[Any, ...] = field(default=())   # observation ids, frame refs
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape of DESIGN's ``check --json``."""
+        out: dict[str, Any] = {"seat": SEAT_NAMES[self.seat], "rule": self.rule, "message": self.message}
+        if self.trick is not None:
+            out["trick"] = self.trick
+        if self.card is not None:
+            out["card"] = card_name(self.card)
+        if self.call is not None:
+            out["call"] = self.call
+        if self.evidence:
+            out["evidence"] = list(self.evidence)
+        return out
