@@ -8,17 +8,22 @@ game is refereed:
 >>> opts = profile("classic", target=501)
 >>> opts.auction, opts.undertrump, opts.target
 ('classic', 'must', 501)
->>> profile("ffb-contree").scoring
-'made+bid'
+>>> profile("ffb-contree").scoring, profile("ffb-contree").rounding
+('made+bid', '10-5up')
+>>> profile("contree", scoring="bid").scoring
+'bid'
 
-Each profile's docstring (in :data:`PROFILE_NOTES`) says which seed passage
-each of its choices follows.
+The seeds are cited by number: 000 FFB official contrée rules, 001 contrée as
+played online (the three scoring methods and their tables), 002 classic belote
+with the 81 litige, 003 classic to 501, 004 classic belote in depth with its
+list of variations. :data:`PROFILE_NOTES` says, profile by profile, which
+passage each choice follows and what was decided where the seeds are silent.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 
@@ -28,25 +33,28 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True)
 class Options:
-    """Every rule option. Field comments name the choices an option takes."""
+    """Every rule option. Field comments name the choices an option takes and
+    the seed passage it comes from."""
 
     # --- seats and play order --------------------------------------------
-    clockwise: bool = False                 # 004 variation "Direction of play"
+    clockwise: bool = False                 # 004 variation "Direction of play"; 003 plays clockwise
 
     # --- auction ---------------------------------------------------------
-    auction: str = "contree"                # "contree" (bids) | "classic" (turned card)
-    bid_min: int = 80
-    bid_step: int = 10
-    bid_max: int = 160                      # highest numbered bid; capot above it
-    capot_bid: bool = True                  # "capot" may be bid (000 §4.1)
+    auction: str = "contree"                # "contree" (bids, 000 §4) | "classic" (turned card, 002/004)
+    bid_min: int = 80                       # 000 §4.1 "at least 80"
+    bid_step: int = 10                      # 000 §4.1 "a multiple of 10"
+    bid_max: int = 160                      # 001 "between 80 and 160 or a capot"
+    capot_bid: bool = True                  # "capot" may be bid at any time (000 §4.1)
     no_trump: bool = False                  # sa contracts allowed (001)
     all_trump: bool = False                 # ta contracts allowed (001)
-    counter: bool = True                    # counter / re-counter allowed
-    counter_multiplier: int = 2
-    recounter_multiplier: int = 4
-    redeal_same_dealer: bool = False        # all pass: 002 same dealer, 000/004 next dealer
+    counter: bool = True                    # counter / re-counter (000 §4.1)
+    counter_multiplier: int = 2             # 000 "multiplied by 2" (some clubs x3: VARIANTS)
+    recounter_multiplier: int = 4           # 000 "multiplied by 4"
+    second_round_turned_suit: bool = False  # classic round 2: the turned suit may be named again
+                                            # (002 "any suit") | not (004 "other than the face up card")
+    redeal_same_dealer: bool = False        # all pass: same dealer (002) | next dealer (000 §4.1, 004)
 
-    # --- play ------------------------------------------------------------
+    # --- play (used by referee/play.py) ------------------------------------
     undertrump: str = "discard"             # opponent trumped higher, you cannot overtrump:
                                             # "discard" (000 §5.2 note) | "must" (004 "pisser")
                                             # | "always" (004 variation: even on the partner)
@@ -54,42 +62,47 @@ class Options:
     no_trump_values: str = "001"            # sa card values: "001" (A 19) | "plain" (A 11)
 
     # --- belote / rebelote ------------------------------------------------
-    belote: bool = True
-    belote_must_say: bool = True            # must be said when played (000 §7)
-    belote_invincible: bool = True          # kept when the contract fails (000 §7)
-    belote_king_first: bool = False         # 004 variation: king must be played first
-    belote_counts_for_contract: bool = True  # 000 §4.2, 001 "guarantees to make"
+    belote: bool = True                     # K+Q of trump score 20 (000 §7)
+    belote_must_say: bool = True            # "belote" then "rebelote" must be said (000 §7) | not (003 silent)
+    belote_invincible: bool = True          # kept when the contract fails (000 §7) | to the defence (001)
+    belote_king_first: bool = False         # 004 variation: the king must be played first
+    belote_counts_for_contract: bool = True  # 000 §4.2, 001 "guarantees to make the contract"
+    capot_failed_loses_belote: bool = True  # 001: a bid capot that fails loses the takers' belote
 
     # --- declarations -----------------------------------------------------
-    declarations: bool = False              # tierce, fifty, hundred, squares (002, 004)
-    declarations_count_for_contract: bool = True   # 004 variation "Criteria"
-    capoted_keep_declarations: bool = False  # 004 scoring variation
+    declarations: bool = False              # tierce, fifty, hundred, squares (002, 004); none in 000 §8
+    declarations_count_for_contract: bool = True   # 004 variation "Criteria for winning the contract"
+    dedans_declarations_to_defence: bool = True    # 004 "162 plus the losing team's declarations"
+    capoted_keep_declarations: bool = False  # 004 scoring variation: a capot team still scores them
 
     # --- hand scoring -----------------------------------------------------
-    scoring: str = "made+bid"               # contree: "made" | "bid" | "made+bid";
-                                            # classic: "classic"
-    rounding: str = "none"                  # "none" | "10-5up" (nearest 10, 5 up) | "10-6up"
-    make_rule: str = "bid-and-more"         # contree: reach the bid and beat the defence
-                                            # classic: "at-least-defence" (004) | "more-than-defence"
-                                            # | "threshold" (82, or 92 with belote: 003)
-    threshold: int = 82                     # for make_rule "threshold"
-    threshold_with_belote: int = 92         # 003
-    failed_value: int = 160                 # points to the defence on a failed contract (160/162)
-    failed_plus_bid: bool = True            # ... plus the bid (001 made+bid)
-    counter_scope: str = "contract"         # "contract": (160 + bid) x mult to the winner, other 0;
-                                            # "hand": every point multiplied
-    capot_value: int = 250                  # unbid capot (250 / 252)
-    capot_plus_bid: bool = True             # 001 made+bid: 250 + contract
-    capot_bid_value: int = 500              # bid capot, made or failed (001)
-    litige: str = "hold"                    # equal points: "hold" (takers' points wait for the
-                                            # next hand) | "takers-lose" | "split"
-    dix_de_der: int = 10
+    scoring: str = "made+bid"               # 001's methods "made" | "bid" | "made+bid";
+                                            # "classic": each side scores what it made (002/003/004)
+    rounding: str = "none"                  # card points: "none" | "10-5up" (001: 1-4 down, 5-9 up)
+                                            # | "10-6up" | "5" (004 variation: nearest 5)
+    make_rule: str = "bid-and-more"         # "bid": reach the bid (001) | "bid-and-more": and beat the
+                                            # defence (000 §4.2) | "at-least-defence" (004)
+                                            # | "more-than-defence" (004 variation) | "threshold" (002/003)
+    threshold: int = 82                     # make_rule "threshold": 82 (003; 002 "more than 81")
+    threshold_with_belote: int = 92         # 003 "the goal of the contract is 92 points"
+    failed_value: int = 160                 # to the defence on a failed contract: 160 (001) | 162 (003/004)
+    counter_scope: str = "contract"         # "contract": 001's fixed tables to the winner, 0 to the other
+                                            # | "hand": every score of the hand multiplied (000 §4.1 wording)
+    capot_value: int = 250                  # unbid capot: 250 (001) | 252 (003/004)
+    litige: str = "takers-lose"             # takers' total equals the defence's:
+                                            # "takers-lose" (000 §10.1.1, 004 variation) | "hold": defence
+                                            # scores, takers' points go to the next hand's winner (002, 004)
+                                            # | "abeyance": both held, 004's first variation | "split"
+    dix_de_der: int = 10                    # 000 §9.1
     capot_dix_de_der: int = 100             # 000 §9.2: total 252
 
     # --- match --------------------------------------------------------------
-    target: int = 1000
-    both_over: str = "higher"               # both teams over target: "higher" wins | "taker" | "draw"
-    arret: bool = False                     # l'Arrêt (004)
+    target: int = 1000                      # 000 §11 "usually 1000"; 003: 501
+    both_over: str = "higher"               # both teams over target on one hand: "higher" (003)
+                                            # | "taker" (the side that made the last hand) | "draw" (004)
+    arret: bool = False                     # l'Arrêt (004 "Ending the game")
+    play_violation_penalty: str = "none"    # an illegal play: "none" (reported; the referee may enter a
+                                            # penalty) | "hand-lost" (the offending side loses the hand)
 
     def replace(self, **changes: Any) -> "Options":
         return with_overrides(self, changes)
@@ -103,17 +116,31 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "undertrump": ("discard", "must", "always"),
     "no_trump_values": ("001", "plain"),
     "scoring": ("made", "bid", "made+bid", "classic"),
-    "rounding": ("none", "10-5up", "10-6up"),
-    "make_rule": ("bid-and-more", "at-least-defence", "more-than-defence", "threshold"),
+    "rounding": ("none", "10-5up", "10-6up", "5"),
+    "make_rule": ("bid", "bid-and-more", "at-least-defence", "more-than-defence", "threshold"),
     "counter_scope": ("contract", "hand"),
-    "litige": ("hold", "takers-lose", "split"),
+    "litige": ("takers-lose", "hold", "abeyance", "split"),
     "both_over": ("higher", "taker", "draw"),
+    "play_violation_penalty": ("none", "hand-lost"),
 }
 
 
+def option_choices(name: str) -> tuple[str, ...] | None:
+    """The values a text option takes (None for numbers and booleans)."""
+    return _CHOICES.get(name)
+
+
 def with_overrides(base: Options, overrides: Mapping[str, Any]) -> Options:
-    """``base`` with some options changed, each checked by name, type and value."""
-    names = {f.name: f for f in dataclasses.fields(Options)}
+    """``base`` with some options changed, each checked by name, type and value.
+
+    >>> with_overrides(Options(), {"target": "501", "belote-must-say": "no"}).belote_must_say
+    False
+    >>> with_overrides(Options(), {"rounding": "up"})
+    Traceback (most recent call last):
+    ...
+    referee.rules.RulesError: option 'rounding' takes one of none, 10-5up, 10-6up, 5, not 'up'
+    """
+    names = {f.name for f in dataclasses.fields(Options)}
     clean: dict[str, Any] = {}
     for key, value in overrides.items():
         name = key.replace("-", "_")
@@ -136,30 +163,68 @@ def with_overrides(base: Options, overrides: Mapping[str, Any]) -> Options:
     return dataclasses.replace(base, **clean)
 
 
+def parse_overrides(items: list[str] | None) -> dict[str, str]:
+    """``["target=501", "rounding=none"]`` (the CLI's ``--option``) as a dict."""
+    out: dict[str, str] = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise RulesError(f"--option {item!r}: write key=value, e.g. --option target=501")
+        out[key.strip()] = value.strip()
+    return out
+
+
 PROFILES: dict[str, Options] = {
-    "ffb-contree": Options(),
+    "ffb-contree": Options(rounding="10-5up"),
     "contree": Options(no_trump=True, all_trump=True, belote_invincible=False,
-                       rounding="10-5up"),
+                       rounding="10-5up", make_rule="bid"),
     "coinche": Options(no_trump=True, all_trump=True, belote_invincible=False,
-                       rounding="10-5up", declarations=True),
+                       rounding="10-5up", declarations=True, make_rule="bid-and-more"),
     "classic": Options(auction="classic", undertrump="must", belote_must_say=False,
                        declarations=True, scoring="classic", make_rule="at-least-defence",
-                       failed_value=162, failed_plus_bid=False, capot_value=252,
-                       capot_plus_bid=False, counter=False, capot_bid=False),
-    "classic-501": Options(auction="classic", undertrump="must", belote_must_say=False,
+                       failed_value=162, capot_value=252, counter=False, capot_bid=False,
+                       both_over="draw"),
+    "classic-501": Options(auction="classic", undertrump="must",
+                           belote_must_say=True,
                            declarations=False, scoring="classic", make_rule="threshold",
-                           failed_value=162, failed_plus_bid=False, capot_value=252,
-                           capot_plus_bid=False, counter=False, capot_bid=False,
-                           belote_invincible=False, target=501),
+                           failed_value=162, capot_value=252, counter=False, capot_bid=False,
+                           belote_invincible=False, clockwise=True, target=501),
 }
 
 #: Why each profile is what it is, passage by passage (``referee profiles`` prints it).
 PROFILE_NOTES: dict[str, str] = {
-    "ffb-contree": "Seed 000 (FFB official rules), with seed 001's made+bid tables where 000 is silent.",
-    "contree": "Seed 001: no-trump and all-trump, three scoring methods, belote to the defence on a failed contract.",
-    "coinche": "contree + declarations ranked as in seed 004.",
-    "classic": "Seed 004 base rules with 002: turned card, declarations, must undertrump, dedans, capot 252, to 1000.",
-    "classic-501": "Seed 003: 82 to make (92 with belote), failed = 162 to the defence, capot 252, to 501.",
+    "ffb-contree": (
+        "Seed 000 (FFB official rules) with seed 001's 'points made + bid' tables where 000 is silent. "
+        "Bids 80..160 by tens or capot, suits only (000 §4.1); no declarations (000 §8); belote must be "
+        "said and is invincible (000 §7); made = total >= bid and more than the defence (000 §10.1.1), "
+        "so a tie fails (litige=takers-lose); card points rounded to 10, 5 up (001), the rounded figure "
+        "never makes a contract (001); failed = 160 + bid to the defence; countered: (160 + bid) x2/x4 to "
+        "the winner, 0 to the other (001); bid capot 500/1000/2000 made or failed, unbid capot 250 + bid "
+        "(001); belote added outside any multiplier; all pass: next dealer (000 §4.1); game to 1000, "
+        "both over: the higher total (000 §11 silent)."),
+    "contree": (
+        "Seed 001: sa and ta contracts with 001's card values; scoring method an option (made | bid | "
+        "made+bid, default made+bid) with each method's counter and capot tables; made = reach the bid "
+        "(001 'as many as bid'; belote counts toward it); belote goes to the defence when the contract "
+        "fails (001 'not guaranteed'); a failed bid capot loses the takers' belote (001); rounding to 10, "
+        "5 up; up to four belotes in ta (001)."),
+    "coinche": (
+        "contree plus 001's remark that coinche has declarations: tierce, fifty, hundred, squares, ranked "
+        "as in 004 (square > 5-sequence, longer > shorter, higher > lower, trump wins ties, else the "
+        "earliest from dealer's right); the taker must beat the defence (VARIANTS) so make_rule "
+        "bid-and-more; declarations count toward the contract and go to the defence on a failure."),
+    "classic": (
+        "Seed 004's base rules with 002: turned card, two taking rounds (round 2 another suit, 004), all "
+        "pass twice: next dealer (004; 002's same dealer is redeal_same_dealer); declarations at the first "
+        "trick ranked as in 004; must undertrump when an opponent has trumped (004 'pisser'); takers need "
+        "at least as many points as the defence (004), else dedans: 162 + all declarations to the defence; "
+        "capot 252 + declarations, the capoted side forfeits its own (004); belote is not required to be "
+        "said (004 declares it when played; a forgotten word is not penalised) and stays with its holder; "
+        "game to 1000, both over on one hand: drawn (004)."),
+    "classic-501": (
+        "Seed 003: play clockwise (003 'the direction of play is clockwise'); no declarations (003 names "
+        "none); 82 to make, 92 when a belote is announced (003); failed = 162 + belote to the opponents "
+        "(003, belote_invincible=false); belote said when played (003 'say belote and rebelote'); capot 252; game to 501, both over: the higher total (003)."),
 }
 
 
