@@ -9,8 +9,22 @@ Zones are named by text, the same in every part and in the table profile:
 hand areas, RFID), ``deal`` (the dealing area), ``pile:NS`` / ``pile:EW`` (the
 trick-collection piles).
 
->>> CardSeen(source="camera", t=1.5, zone="play:S", card=12, confidence=0.98).zone
-'play:S'
+The referee's console is a source too: what no sensor sees (the calls of the
+auction, "belote", declarations, corrections) arrives as a
+:class:`ConsoleAction`, so that it is stored, replayed and ordered exactly like
+what the sensors saw (the store and the crash test depend on it).
+
+Every observation has one JSON form (:func:`to_dict` / :func:`from_dict`),
+used by the event store, observation files and the simulator:
+
+>>> to_dict(CardSeen(source="camera", t=1.5, zone="play:S", card=12, confidence=0.98))
+{'kind': 'seen', 'source': 'camera', 't': 1.5, 'zone': 'play:S', 'card': 'Jh', 'confidence': 0.98}
+>>> from_dict({"kind": "console", "t": 3, "action": "call", "seat": "E", "call": "80h"}).call
+'80h'
+>>> from_dict({"kind": "seen", "source": "camera", "t": 2, "zone": "play:X", "card": "Jh"})
+Traceback (most recent call last):
+...
+referee.observations.ObservationError: zone 'play:X' does not exist: use one of play:N play:E play:S play:W hand:N hand:E hand:S hand:W deal pile:NS pile:EW
 """
 
 from __future__ import annotations
@@ -18,7 +32,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from .cards import Card
+import math
+
+from .cards import Card, CardError, card_name, parse_card
+from .seats import SEAT_NAMES, Seat, SeatError, parse_seat
 
 SOURCES = ("camera", "rfid", "console")
 SEAT_ZONES = tuple(f"{kind}:{s}" for kind in ("play", "hand") for s in "NESW")
@@ -73,4 +90,175 @@ class SensorState:
     detail: str = ""
 
 
-Observation = CardSeen | CardGone | ZoneCleared | SensorState
+@dataclass(frozen=True)
+class ConsoleAction:
+    """Something the referee entered at the console (what no sensor sees).
+
+    ``action`` is one of :data:`CONSOLE_ACTIONS`:
+
+    - ``start``: a new game's first dealer is ``seat`` (drawn by lots);
+    - ``call``: ``seat`` made ``call`` in the auction (``pass``, ``80h``,
+      ``counter``, ``take``... DESIGN's call words);
+    - ``belote``: ``seat`` said "belote" / "rebelote" with the card it plays
+      (entered just before or just after the card is put down);
+    - ``declare``: ``seat`` declares ``cards`` (tierce, square...);
+    - ``replace``: game event ``ref`` (a play) was misread: its card is ``cards[0]``;
+    - ``undo``: take back the last game event;
+    - ``confirm`` / ``dismiss``: accept / reject conflict ``ref``'s proposal;
+    - ``resolve``: settle conflict ``ref`` with the card ``cards[0]``;
+    - ``penalty``: ``seat``'s side loses the hand for rule ``rule`` (the
+      profile's failed-contract value goes to the other side);
+    - ``redeal``: the hand is void (a misdeal the sensors did not see), the
+      same dealer deals again.
+
+    ``by`` and ``reason`` say who corrected what and why; they go into the
+    correction events of the game record.
+    """
+
+    t: float
+    action: str
+    seat: Optional[Seat] = None
+    call: Optional[str] = None
+    cards: tuple[Card, ...] = ()
+    ref: Optional[int] = None
+    rule: Optional[str] = None
+    reason: str = ""
+    by: str = ""
+    source: str = "console"
+
+
+Observation = CardSeen | CardGone | ZoneCleared | SensorState | ConsoleAction
+
+CONSOLE_ACTIONS = ("start", "call", "belote", "declare", "replace", "undo", "confirm",
+                   "dismiss", "resolve", "penalty", "redeal")
+SENSOR_STATES = ("connected", "lost", "resync", "bad-frame", "moved")
+_KINDS = {CardSeen: "seen", CardGone: "gone", ZoneCleared: "cleared",
+          SensorState: "sensor", ConsoleAction: "console"}
+
+
+class ObservationError(ValueError):
+    """An observation that cannot be acted on; the message says why."""
+
+
+def to_dict(obs: Observation) -> dict[str, Any]:
+    """The JSON form of an observation (compact: defaults are left out)."""
+    kind = _KINDS[type(obs)]
+    out: dict[str, Any] = {"kind": kind}
+    if kind != "console":
+        out["source"] = obs.source
+    out["t"] = obs.t
+    if isinstance(obs, ConsoleAction):
+        out["action"] = obs.action
+        if obs.seat is not None:
+            out["seat"] = SEAT_NAMES[obs.seat]
+        for name in ("call", "ref", "rule"):
+            if getattr(obs, name) is not None:
+                out[name] = getattr(obs, name)
+        if obs.cards:
+            out["cards"] = [card_name(c) for c in obs.cards]
+        for name in ("reason", "by"):
+            if getattr(obs, name):
+                out[name] = getattr(obs, name)
+        return out
+    if isinstance(obs, SensorState):
+        out["state"] = obs.state
+        if obs.detail:
+            out["detail"] = obs.detail
+        return out
+    out["zone"] = obs.zone
+    if isinstance(obs, (CardSeen, CardGone)):
+        out["card"] = None if obs.card is None else card_name(obs.card)
+        if isinstance(obs, CardSeen) and obs.confidence != 1.0:
+            out["confidence"] = obs.confidence
+        if obs.uid is not None:
+            out["uid"] = obs.uid
+    if obs.evidence:
+        out["evidence"] = dict(obs.evidence)
+    return out
+
+
+def _time(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ObservationError(f"time {value!r} is not a number of seconds")
+    return float(value)
+
+
+def _zone(value: Any, required: bool) -> Optional[str]:
+    if value is None and not required:
+        return None
+    if value not in ZONES:
+        raise ObservationError(f"zone {value!r} does not exist: use one of {' '.join(ZONES)}")
+    return value
+
+
+def _card(value: Any) -> Optional[Card]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise ObservationError(f"card {value!r} is not a card name such as Jh")
+    if isinstance(value, int):
+        if not 0 <= value < 32:
+            raise ObservationError(f"card {value} is not a card of the 32-card deck")
+        return value
+    try:
+        return parse_card(value)
+    except CardError as exc:
+        raise ObservationError(str(exc)) from None
+
+
+def _source(value: Any) -> str:
+    if value not in SOURCES:
+        raise ObservationError(f"source {value!r} is unknown: use one of {', '.join(SOURCES)}")
+    return value
+
+
+def from_dict(data: Any) -> Observation:
+    """Parse and check one observation's JSON form; :class:`ObservationError` says what is wrong."""
+    if not isinstance(data, dict):
+        raise ObservationError(f"an observation is a JSON object, not {type(data).__name__}")
+    kind = data.get("kind")
+    t = _time(data.get("t"))
+    evidence = data.get("evidence") or {}
+    if not isinstance(evidence, dict):
+        raise ObservationError("evidence must be a JSON object")
+    if kind == "console":
+        action = data.get("action")
+        if action not in CONSOLE_ACTIONS:
+            raise ObservationError(f"console action {action!r} is unknown: use one of {', '.join(CONSOLE_ACTIONS)}")
+        seat = data.get("seat")
+        try:
+            seat = None if seat is None else parse_seat(str(seat))
+        except SeatError as exc:
+            raise ObservationError(str(exc)) from None
+        cards = data.get("cards") or []
+        if not isinstance(cards, list):
+            raise ObservationError("cards must be a list of card names")
+        ref = data.get("ref")
+        if ref is not None and (isinstance(ref, bool) or not isinstance(ref, int)):
+            raise ObservationError(f"ref {ref!r} is not a whole number")
+        call = data.get("call")
+        if call is not None and not isinstance(call, str):
+            raise ObservationError(f"call {call!r} is not a call word such as 80h or pass")
+        return ConsoleAction(t=t, action=action, seat=seat, call=call,
+                             cards=tuple(_card(c) for c in cards), ref=ref,
+                             rule=data.get("rule"), reason=str(data.get("reason", "")),
+                             by=str(data.get("by", "")))
+    source = _source(data.get("source"))
+    if kind == "seen":
+        confidence = data.get("confidence", 1.0)
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 1:
+            raise ObservationError(f"confidence {confidence!r} is not a number from 0 to 1")
+        return CardSeen(source=source, t=t, zone=_zone(data.get("zone"), False),
+                        card=_card(data.get("card")), confidence=float(confidence),
+                        uid=data.get("uid"), evidence=evidence)
+    if kind == "gone":
+        return CardGone(source=source, t=t, zone=_zone(data.get("zone"), False),
+                        card=_card(data.get("card")), uid=data.get("uid"), evidence=evidence)
+    if kind == "cleared":
+        return ZoneCleared(source=source, t=t, zone=_zone(data.get("zone"), True), evidence=evidence)
+    if kind == "sensor":
+        state = data.get("state")
+        if state not in SENSOR_STATES:
+            raise ObservationError(f"sensor state {state!r} is unknown: use one of {', '.join(SENSOR_STATES)}")
+        return SensorState(source=source, t=t, state=state, detail=str(data.get("detail", "")))
+    raise ObservationError(f"observation kind {kind!r} is unknown: use seen, gone, cleared, sensor or console")
