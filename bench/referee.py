@@ -1,0 +1,343 @@
+"""The play engine against two engines no one here wrote: colver and belote-cli.
+
+``python -m bench referee`` plays the same seeded random deals to the end
+through each engine (legal cards at every step, a random legal card, card
+points at the end), then times legal-card queries alone on the positions those
+games went through, and measures the memory of one hand state. It prints
+medians of several repeats and our ratio to each peer.
+
+The adapters below (:class:`Ours`, :class:`Colver`, :class:`BeloteCli`) give the
+three engines one face (seats N E S W as 0-3, cards and hands as our ints and
+masks); ``tests/referee/test_differential_play.py`` drives them step by step.
+The timed loops use each engine's own API directly, without conversion.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from typing import Callable, Sequence
+
+from referee.play import HandPlay
+from referee.rules import Options, profile
+from referee.tables import ALL_TRUMP, NO_TRUMP, Mode
+
+Deal = tuple[list[int], Mode, int]          # four hands (masks, by seat), trump mode, first leader
+
+
+def random_deal(rng: random.Random, modes: Sequence[Mode] = range(6)) -> Deal:
+    """Shuffle the 32 cards into four hands; pick a trump mode and a first leader."""
+    deck = list(range(32))
+    rng.shuffle(deck)
+    hands = [sum(1 << c for c in deck[8 * i:8 * i + 8]) for i in range(4)]
+    return hands, rng.choice(list(modes)), rng.randrange(4)
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(32) if mask >> c & 1]
+
+
+# --- our engine -------------------------------------------------------------
+
+class Ours:
+    name = "ours"
+
+    def __init__(self, deal: Deal, options: Options):
+        hands, mode, leader = deal
+        self.state = HandPlay(mode, leader, options, hands)
+
+    def to_play(self) -> int:
+        return self.state.to_play
+
+    def legal(self) -> int:
+        return self.state.legal()
+
+    def play(self, card: int) -> None:
+        self.state.play(card)
+
+    def trick_winner(self) -> int:
+        return self.state.winners[-1]
+
+    def tricks_won(self) -> tuple[int, int]:
+        return self.state.tricks_won
+
+    def card_points(self) -> tuple[int, int]:
+        return self.state.card_points
+
+    @staticmethod
+    def random_hand(deal: Deal, options: Options, rand: Callable[[], float]) -> tuple[int, int]:
+        hands, mode, leader = deal
+        hand = HandPlay(mode, leader, options, hands)
+        for _ in range(32):
+            legal = hand.legal()
+            for _ in range(int(rand() * legal.bit_count())):
+                legal &= legal - 1
+            hand.play((legal & -legal).bit_length() - 1)
+        return hand.card_points
+
+
+# --- colver (Rust, contrée rules) --------------------------------------------
+# colver numbers a suit's cards 7 8 9 J Q K T A (ours: 7 8 9 T J Q K A), suits in
+# our order, seats 0-3 with play going to seat + 1 and teams {0, 2} {1, 3}: our
+# counter-clockwise N W S E is its 0 1 2 3, so our seat s is its seat -s mod 4.
+
+_TO_COLVER = tuple((c >> 3) * 8 + (0, 1, 2, 6, 3, 4, 5, 7)[c & 7] for c in range(32))
+_FROM_COLVER = tuple(sorted(range(32), key=lambda c: _TO_COLVER[c]))
+
+
+class Colver:
+    name = "colver"
+    profile = "ffb-contree"
+    modes = (0, 1, 2, 3)                     # suit contracts only (set_contract takes a suit)
+
+    def __init__(self, deal: Deal, options: Options):
+        self.env = self.start(deal)
+        self.options = options
+
+    @staticmethod
+    def start(deal: Deal):
+        import colver
+        hands, mode, leader = deal
+        theirs = [[] for _ in range(4)]
+        for seat, hand in enumerate(hands):
+            theirs[-seat & 3] = [_TO_COLVER[c] for c in _cards(hand)]
+        env = colver.Env.deal_with_hands((-leader - 1) & 3, theirs)
+        env.set_contract(mode, 80, 0, 0)
+        env.set_phase_playing()
+        return env
+
+    def to_play(self) -> int:
+        return -self.env.current_player() & 3
+
+    def legal(self) -> int:
+        return sum(1 << _FROM_COLVER[a] for a in self.env.legal_actions())
+
+    def play(self, card: int) -> None:
+        self.env.step(_TO_COLVER[card])
+
+    def trick_winner(self) -> int | None:
+        """The last trick's winner; None after the last trick (colver then keeps the previous leader)."""
+        return None if self.env.is_terminal() else -self.env.get_trick_lead() & 3
+
+    def tricks_won(self) -> tuple[int, int]:
+        ns, ew = self.env.get_tricks_won()
+        return ns, ew
+
+    def card_points(self) -> tuple[int, int]:
+        ns, ew = self.env.get_points()
+        return ns, ew
+
+    @staticmethod
+    def random_hand(deal: Deal, options: Options, rand: Callable[[], float]) -> tuple[int, int]:
+        env = Colver.start(deal)
+        for _ in range(32):
+            actions = env.legal_actions()
+            env.step(actions[int(rand() * len(actions))])
+        return env.get_points()
+
+
+# --- belote-cli (pure Python, classic rules: must undertrump) -------------------
+# Same card order as ours; seats SOUTH EAST NORTH WEST = 0 1 2 3 with play going
+# to seat + 1, the same counter-clockwise S E N W: our seat s is its 2 - s mod 4.
+
+class BeloteCli:
+    name = "belote-cli"
+    profile = "classic"
+    modes = (0, 1, 2, 3, NO_TRUMP, ALL_TRUMP)
+
+    def __init__(self, deal: Deal, options: Options):
+        from belote import game
+        self._game = game
+        self.st = self.start(deal)
+        self._deck = _belote_deck()
+
+    @staticmethod
+    def start(deal: Deal):
+        from belote import deck as bdeck
+        from belote import game
+        hands, mode, leader = deal
+        cards = _belote_deck()
+        theirs: list[tuple] = [()] * 4
+        for seat, hand in enumerate(hands):
+            theirs[(2 - seat) & 3] = tuple(cards[c] for c in _cards(hand))
+        if mode < 4:
+            trump, contract = bdeck.CARD_SUITS[mode], bdeck.Contract.NORMAL
+        elif mode == NO_TRUMP:
+            trump, contract = None, bdeck.Contract.SANS_ATOUT
+        else:
+            trump, contract = bdeck.Suit.TOUT_ATOUT, bdeck.Contract.TOUT_ATOUT
+        first = game.Seat((2 - leader) & 3)
+        return game.GameState(hands=tuple(theirs), initial_hands=tuple(theirs), trump=trump,
+                              contract=contract, leader=first, turn=first, taker=first,
+                              phase=game.Phase.PLAYING)
+
+    def to_play(self) -> int:
+        return (2 - self.st.turn.value) & 3
+
+    def legal(self) -> int:
+        index = self._deck.index
+        return sum(1 << index(c) for c in self._game.legal_cards(self.st, self.st.turn))
+
+    def play(self, card: int) -> None:
+        self.st = self._game.play_card(self.st, self._deck[card])
+
+    def trick_winner(self) -> int:
+        return (2 - self.st.last_trick_winner.value) & 3
+
+    def tricks_won(self) -> tuple[int, int]:
+        won = [0, 0]
+        for seat in self._game.compute_trick_winners(self.st, self.st.trump, self.st.trump is None):
+            won[seat.value & 1] += 1
+        return won[0], won[1]
+
+    def card_points(self) -> tuple[int, int]:
+        ns, ew = self.st.current_round_points
+        return ns, ew
+
+    @staticmethod
+    def random_hand(deal: Deal, options: Options, rand: Callable[[], float]) -> tuple[int, int]:
+        from belote import game
+        st = BeloteCli.start(deal)
+        for _ in range(32):
+            legal = game.legal_cards(st, st.turn)
+            st = game.play_card(st, legal[int(rand() * len(legal))])
+        return st.current_round_points
+
+
+def _belote_deck():
+    from belote import deck as bdeck
+    return bdeck.make_deck()        # 7 8 9 T J Q K A in s h d c: the same indices as ours
+
+
+PEERS = (Colver, BeloteCli)
+
+
+# --- the benchmark ------------------------------------------------------------
+
+def _median_rate(work: Callable[[], int], repeats: int) -> float:
+    """Median over ``repeats`` runs of (items done / seconds)."""
+    rates = []
+    for _ in range(repeats):
+        gc.collect()
+        start = time.perf_counter()
+        items = work()
+        rates.append(items / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def hands_per_second(engine, deals: list[Deal], options: Options, repeats: int, seed: int = 1) -> float:
+    def work() -> int:
+        rand = random.Random(seed).random
+        for deal in deals:
+            engine.random_hand(deal, options, rand)
+        return len(deals)
+    return _median_rate(work, repeats)
+
+
+def _positions(engine, deals: list[Deal], options: Options, seed: int) -> list:
+    """The engine's own state objects at every position of random games on ``deals``."""
+    rng = random.Random(seed)
+    out = []
+    for deal in deals:
+        game = engine(deal, options)
+        for _ in range(32):
+            if engine is Ours:
+                out.append(game.state.copy())
+            elif engine is Colver:
+                out.append(game.env.get_state_bytes())
+            else:
+                out.append(game.st)
+            legal = _cards(game.legal())
+            game.play(rng.choice(legal))
+    return out
+
+
+def queries_per_second(engine, deals: list[Deal], options: Options, repeats: int, seed: int = 2) -> float:
+    positions = _positions(engine, deals, options, seed)
+    if engine is Ours:
+        def work() -> int:
+            fresh = [p.copy() for p in positions]       # legal() memoizes: fresh states, copied
+            start = time.perf_counter()                 # before the clock starts
+            for state in fresh:
+                state.legal()
+            work.elapsed = time.perf_counter() - start
+            return len(fresh)
+    elif engine is Colver:
+        import colver
+        envs = []
+        for raw in positions:
+            env = colver.Env()
+            env.set_state_bytes(list(raw))
+            envs.append(env)
+
+        def work() -> int:
+            start = time.perf_counter()
+            for env in envs:
+                env.legal_actions()
+            work.elapsed = time.perf_counter() - start
+            return len(envs)
+    else:
+        from belote import game
+
+        def work() -> int:
+            game.clear_legal_cards_cache()
+            start = time.perf_counter()
+            legal = game.legal_cards
+            for st in positions:
+                legal(st, st.turn)
+            work.elapsed = time.perf_counter() - start
+            return len(positions)
+    rates = []
+    for _ in range(repeats):
+        gc.collect()
+        items = work()
+        rates.append(items / work.elapsed)
+    return statistics.median(rates)
+
+
+def bytes_per_state(count: int = 10_000, seed: int = 3) -> float:
+    """Traced memory of ``count`` hand states, mid-hand (13 cards played), per state."""
+    rng = random.Random(seed)
+    options = profile("ffb-contree")
+    deals = [random_deal(rng) for _ in range(count)]
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    states = []
+    for deal in deals:
+        hands, mode, leader = deal
+        hand = HandPlay(mode, leader, options, hands)
+        for _ in range(13):
+            legal = hand.legal()
+            hand.play((legal & -legal).bit_length() - 1)
+        hand._memo = -1
+        states.append(hand)
+    used = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    return (used - sys.getsizeof(states)) / count
+
+
+def run(hands: int = 2000, repeats: int = 5) -> None:
+    rng = random.Random(2026)
+    print(f"{hands} seeded random deals per engine, legal random play to the end, median of {repeats} runs",
+          file=sys.stderr)
+    print(f"{'peer (rules)':<28}{'engine':<12}{'hands/s':>10}{'queries/s':>12}")
+    for peer in PEERS:
+        deals = [random_deal(rng, peer.modes) for _ in range(hands)]
+        options = profile(peer.profile)
+        if peer is BeloteCli:
+            options = options.replace(no_trump_values="plain")
+        rows = {}
+        for engine in (Ours, peer):
+            rows[engine.name] = (hands_per_second(engine, deals, options, repeats),
+                                 queries_per_second(engine, deals[:hands // 4], options, repeats))
+            label = f"{peer.name} ({peer.profile})"
+            print(f"{label:<28}{engine.name:<12}{rows[engine.name][0]:>10,.0f}{rows[engine.name][1]:>12,.0f}",
+                  flush=True)
+        ours, theirs = rows["ours"], rows[peer.name]
+        print(f"{'':<28}{'ratio':<12}{ours[0] / theirs[0]:>9.2f}x{ours[1] / theirs[1]:>11.2f}x")
+    print(f"bytes per hand state (tracemalloc, 10,000 states mid-hand): {bytes_per_state():,.0f}")
