@@ -1,0 +1,121 @@
+"""The hub's promises: snapshot then patches, resume with Last-Event-ID, a
+bounded queue that never leaves a client with a hole, the broadcast delay."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+from web_dashboard.hub import Feed, Hub, diff_views
+from web_dashboard.views import view_for
+
+from web_fakes import FakeReferee
+
+
+def parse(message: str) -> tuple[str, str, dict]:
+    fields = dict(line.split(": ", 1) for line in message.strip().splitlines())
+    return fields.get("id", ""), fields["event"], json.loads(fields["data"])
+
+
+class Clock:
+    """call_later for tests: run what is due when told the time."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.pending: list = []
+
+    def later(self, seconds, fn):
+        self.pending.append((self.now + seconds, fn))
+
+    def advance(self, seconds):
+        self.now += seconds
+        due = [p for p in self.pending if p[0] <= self.now]
+        self.pending = [p for p in self.pending if p[0] > self.now]
+        for _, fn in sorted(due, key=lambda p: p[0]):
+            fn()
+
+
+def make_hub(clock: Clock, delay=30.0, **kw) -> Hub:
+    return Hub(call_soon_threadsafe=lambda fn: fn(), call_later=clock.later,
+               event_factory=threading.Event, broadcast_delay=delay, **kw)
+
+
+def apply(state: dict, patch: dict) -> dict:
+    state = {**state, **patch["set"]}
+    for key in patch.get("del", []):
+        state.pop(key)
+    return state
+
+
+def test_snapshot_then_changes_rebuild_the_view():
+    feed = Feed("venue", "ep")
+    feed.update({"a": 1, "b": {"x": 1}})
+    client = feed.subscribe(threading.Event)
+    feed.update({"a": 2, "b": {"x": 1}, "c": [1]})
+    feed.update({"a": 2, "c": [1, 2]})
+    messages = [parse(m) for m in client.drain()]
+    assert [m[1] for m in messages] == ["snapshot", "change", "change"]
+    assert [m[0] for m in messages] == ["ep-1", "ep-2", "ep-3"]
+    state = messages[0][2]
+    for _, _, patch in messages[1:]:
+        state = apply(state, patch)
+    assert state == {"a": 2, "c": [1, 2]}
+    assert diff_views(state, state) is None
+
+
+def test_resume_sends_only_what_was_missed_and_a_snapshot_otherwise():
+    feed = Feed("venue", "ep", ring_size=3)
+    for n in range(1, 6):
+        feed.update({"n": n})
+    resumed = [parse(m) for m in feed.subscribe(threading.Event, "ep-3").drain()]
+    assert [(i, e, d["set"]) for i, e, d in resumed] == [("ep-4", "change", {"n": 4}), ("ep-5", "change", {"n": 5})]
+    assert feed.subscribe(threading.Event, "ep-5").drain() == []
+    for stale in ("ep-1", "other-4", "garbage", "ep-99"):
+        (only,) = [parse(m) for m in feed.subscribe(threading.Event, stale).drain()]
+        assert only[1] == "snapshot" and only[2] == {"n": 5}, stale
+
+
+def test_a_slow_client_drops_the_oldest_and_gets_a_fresh_snapshot():
+    feed = Feed("venue", "ep", queue_size=4)
+    client = feed.subscribe(threading.Event)
+    for n in range(50):
+        feed.update({"n": n})
+    assert client.dropped > 0 and len(client.queue) <= 4
+    (only,) = [parse(m) for m in client.drain()]
+    assert only == ("ep-50", "snapshot", {"n": 49})
+
+
+def test_broadcast_waits_for_its_delay_and_venue_never_has_hands():
+    clock = Clock()
+    hub = make_hub(clock, delay=30)
+    referee = FakeReferee()
+    hub.submit("t1", {"table": {"id": "t1", "seats": {}}, **referee.snapshot()})
+    assert "hands" not in hub.current("t1", "venue")
+    assert "hands" in hub.current("t1", "referee")
+    assert hub.current("t1", "broadcast") == {"status": "waiting", "feed": "broadcast", "delay": 30}
+    clock.advance(29.9)
+    assert "hands" not in hub.current("t1", "broadcast")
+    clock.advance(0.2)
+    assert hub.current("t1", "broadcast")["hands"]["N"][0] == "Js"
+
+
+def test_venue_view_words_violations_without_their_explanation():
+    referee = FakeReferee()
+    referee.violate("W", "Kc", "must-trump", "W held ♥7 but did not trump")
+    venue = view_for("venue", referee.snapshot())
+    assert venue["violations"] == [{"id": 1, "rule": "must-trump", "seat": "W", "card": "Kc", "trick": 1}]
+    assert view_for("broadcast", referee.snapshot(), 30)["violations"][0]["message"].startswith("W held")
+
+
+def test_club_feed_ranks_pairs_by_wins_then_points():
+    clock = Clock()
+    hub = make_hub(clock)
+    hub.finished = [{"teams": {"NS": "Ana & Cy", "EW": "Bo & Di"}, "score": {"NS": 1010, "EW": 640}, "winner": "NS"}]
+    state = FakeReferee().snapshot()
+    state["table"] = {"id": "t1", "name": "Table 1", "seats": {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}}
+    state["score"] = {"NS": 120, "EW": 300}
+    hub.submit("t1", state)
+    club = hub.club.view
+    assert [r["team"] for r in club["standings"]] == ["Ana & Cy", "Bo & Di"]
+    assert club["standings"][1]["points"] == 940
+    assert club["tables"][0]["score"] == {"NS": 120, "EW": 300} and "hands" not in json.dumps(club)

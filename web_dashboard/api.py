@@ -1,0 +1,126 @@
+"""``/api/...``: the console's actions, JSON in and out, each a POST with a
+signed-in session and its CSRF token (:func:`web_dashboard.auth.api_guard`).
+
+A console action is the referee's observation (``referee.observations.
+ConsoleAction``): the body is its JSON form without ``kind`` and ``t``, which
+the table's clock supplies. A card entered by hand at a table without sensors
+is a ``console`` sighting in that seat's play zone, exactly what a camera would
+report, so the table referee treats both the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, request, url_for
+
+from referee.observations import ObservationError, ZoneCleared, from_dict
+
+from .app import dashboard
+from .auth import api_guard, may_referee
+from .tables import LiveTable
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _body() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ObservationError("send a JSON object (Content-Type: application/json)")
+    return data
+
+
+def _table(table_id: str) -> LiveTable:
+    table = dashboard().room.get(table_id)
+    if table is None:
+        raise LookupError(f"no table {table_id!r} at this event")
+    return table
+
+
+def _run(table_id: str, make: Any) -> Any:
+    """Apply one change and answer with what it did, or a message saying what to fix."""
+    try:
+        table = _table(table_id)
+        observation = make(table, _body())
+        result = table.ingest(observation)
+    except LookupError as exc:
+        return jsonify(error=str(exc)), 404
+    except ObservationError as exc:
+        return jsonify(error=str(exc)), 400
+    except ValueError as exc:      # the referee refused it (nothing to undo, unknown ref...)
+        return jsonify(error=str(exc)), 409
+    return jsonify(ok=True, result=_jsonable(result))
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "as_dict"):
+        return value.as_dict()
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+@api.post("/tables/<table_id>/console")
+@api_guard
+def console_action(table_id: str) -> Any:
+    def make(table: LiveTable, body: dict) -> Any:
+        fields = {k: v for k, v in body.items() if k not in ("kind", "t", "source")}
+        return from_dict({**fields, "kind": "console", "t": table.clock(), "by": "console"})
+    return _run(table_id, make)
+
+
+@api.post("/tables/<table_id>/cards")
+@api_guard
+def card_entry(table_id: str) -> Any:
+    """A card put down (``{"seat": "S", "card": "Jh"}``), taken back
+    (``"gone": true``) or a trick picked up (``{"cleared": "play"}``)."""
+    def make(table: LiveTable, body: dict) -> Any:
+        t = table.clock()
+        if body.get("cleared"):
+            return ZoneCleared(source="console", t=t, zone="deal" if body["cleared"] == "deal" else "play:N")
+        seat = str(body.get("seat", "")).upper()
+        seen = from_dict({"kind": "gone" if body.get("gone") else "seen", "source": "console", "t": t,
+                          "zone": f"play:{seat}", "card": body.get("card")})
+        if seen.card is None:
+            raise ObservationError("say which card: {\"seat\": \"S\", \"card\": \"Jh\"}")
+        return seen
+    return _run(table_id, make)
+
+
+@api.get("/tables/<table_id>/tokens")
+def list_tokens(table_id: str) -> Any:
+    if not may_referee(table_id):
+        return jsonify(error="sign in first: open /console"), 401
+    return jsonify(tokens=[t.as_dict() for t in dashboard().accounts.tokens(table_id) if t.kind == "overlay"])
+
+
+@api.post("/tables/<table_id>/tokens")
+@api_guard
+def new_token(table_id: str) -> Any:
+    body = request.get_json(silent=True) or {}
+    feed = body.get("feed", "broadcast")
+    try:
+        _table(table_id)
+        token = dashboard().accounts.issue_token("overlay", table_id, feed, str(body.get("label", ""))[:80])
+    except LookupError as exc:
+        return jsonify(error=str(exc)), 404
+    except ValueError as exc:
+        return jsonify(error=str(exc)), 400
+    return jsonify(token=token, feed=feed,
+                   overlay=url_for("pages.overlay", table_id=table_id, feed=feed, token=token, _external=True),
+                   table=url_for("pages.table_screen", table_id=table_id, token=token, _external=True)
+                   if feed == "venue" else None)
+
+
+@api.post("/tables/<table_id>/tokens/<int:token_id>/revoke")
+@api_guard
+def revoke_token(table_id: str, token_id: int) -> Any:
+    tokens = {t.id: t for t in dashboard().accounts.tokens(table_id)}
+    if token_id not in tokens:
+        return jsonify(error=f"no token {token_id} for table {table_id!r}"), 404
+    dashboard().accounts.revoke_token(token_id)
+    return jsonify(ok=True)

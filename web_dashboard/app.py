@@ -1,0 +1,75 @@
+"""The Flask application factory: one app per :class:`Dashboard`, its pages,
+streams and console API as blueprints (Flask's application-factory pattern),
+so tests build as many independent apps as they like.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app, g, request
+
+from .accounts import Accounts
+from .hub import Hub
+from .i18n import LANGUAGES, STRINGS, card_label, pick_language, t
+from .tables import Room
+
+
+@dataclass
+class Dashboard:
+    """What one running dashboard holds: accounts, live hub, tables, settings."""
+
+    accounts: Accounts
+    hub: Hub
+    room: Room = field(default_factory=Room)
+    instance: Path = Path("var")
+    public: bool = False           # venue and broadcast feeds open to all (no overlay token)
+    archive: Path | None = None    # folder of finished games' records (.jsonl)
+
+
+def dashboard() -> Dashboard:
+    return current_app.extensions["belote_dashboard"]
+
+
+def create_app(board: Dashboard) -> Flask:
+    app = Flask(__name__, instance_path=str(Path(board.instance).resolve()))
+    app.extensions["belote_dashboard"] = board
+    app.config.update(
+        SECRET_KEY=board.accounts.secret_key(),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        MAX_CONTENT_LENGTH=64 * 1024,
+        JSON_SORT_KEYS=False,
+    )
+
+    from .api import api
+    from .auth import auth
+    from .pages import pages
+    from .scoresheets import scoresheets
+    from .stream import stream
+
+    for blueprint in (auth, pages, stream, api, scoresheets):
+        app.register_blueprint(blueprint)
+
+    @app.before_request
+    def _language() -> None:
+        g.lang = pick_language(request.args.get("lang") or request.cookies.get("lang"),
+                               request.headers.get("Accept-Language"))
+
+    @app.after_request
+    def _headers(response: Any) -> Any:
+        if request.args.get("lang") in LANGUAGES:
+            response.set_cookie("lang", request.args["lang"], max_age=365 * 86400, samesite="Lax")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
+
+    @app.context_processor
+    def _i18n() -> dict:
+        lang = g.get("lang", "fr")
+        return {"lang": lang, "t": lambda key, **kw: t(lang, key, **kw), "strings": STRINGS[lang],
+                "card_label": lambda c: card_label(c, lang)}
+
+    return app

@@ -1,0 +1,136 @@
+"""Signing in, sessions, CSRF and who may read which feed.
+
+The referee signs in with the password chosen at first run, or with a
+per-table token (``/signin?token=...``) exchanged once for a session cookie
+scoped to that table. Every change (every POST) carries the session's CSRF
+token, in the ``X-CSRF-Token`` header for the console's API or a ``csrf``
+form field for the sign-in form itself.
+
+Overlay tokens are read-only: they open a feed's page and stream, never a
+session, so they can never post.
+"""
+
+from __future__ import annotations
+
+import functools
+import hmac
+import secrets
+from typing import Any, Callable, Optional
+from urllib.parse import urlparse
+
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, session, url_for
+
+from .app import dashboard
+
+auth = Blueprint("auth", __name__)
+
+
+def csrf_token() -> str:
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(24)
+    return session["csrf"]
+
+
+def csrf_ok() -> bool:
+    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf") or ""
+    return bool(session.get("csrf")) and hmac.compare_digest(sent, session["csrf"])
+
+
+def referee_scope() -> Optional[list[str] | str]:
+    """``"*"`` (every table), a list of table ids, or None when not signed in."""
+    return session.get("tables") if session.get("user") else None
+
+
+def may_referee(table_id: str) -> bool:
+    scope = referee_scope()
+    return scope == "*" or (isinstance(scope, list) and table_id in scope)
+
+
+def may_read(table_id: str, feed: str) -> bool:
+    """Whether this request may read ``feed`` of ``table_id``."""
+    if may_referee(table_id):
+        return True
+    if feed == "referee":
+        return False
+    if dashboard().public:
+        return True
+    token = dashboard().accounts.find_token(request.args.get("token", ""))
+    return bool(token and token.kind == "overlay" and token.table_id == table_id and token.feed == feed)
+
+
+def api_guard(view: Callable[..., Any]) -> Callable[..., Any]:
+    """A console action: signed in for the table and with the right CSRF token."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        table_id = kwargs.get("table_id")
+        if referee_scope() is None:
+            return jsonify(error="sign in first: open /console"), 401
+        if not csrf_ok():
+            return jsonify(error="missing or wrong CSRF token: reload the console and try again"), 403
+        if table_id is not None and not may_referee(table_id):
+            return jsonify(error=f"this session does not referee table {table_id!r}"), 403
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def page_guard(view: Callable[..., Any]) -> Callable[..., Any]:
+    """A referee page: send the browser to the sign-in form when not signed in."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if referee_scope() is None:
+            return redirect(url_for("auth.signin", next=request.full_path.rstrip("?")))
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def _safe_next(target: Optional[str]) -> str:
+    parsed = urlparse(target or "")
+    if target and not parsed.scheme and not parsed.netloc and target.startswith("/"):
+        return target
+    return url_for("pages.console")
+
+
+def _start_session(tables: list[str] | str) -> None:
+    session.clear()
+    session["user"] = "referee"
+    session["tables"] = tables
+    session["csrf"] = secrets.token_urlsafe(24)
+    session.permanent = True
+
+
+@auth.route("/signin", methods=["GET", "POST"])
+def signin() -> Any:
+    accounts = dashboard().accounts
+    next_url = _safe_next(request.values.get("next"))
+    error = None
+    if request.method == "GET" and request.args.get("token"):
+        token = accounts.find_token(request.args["token"])
+        if token and token.kind == "table":
+            _start_session([token.table_id])
+            return redirect(next_url)
+        error = "bad_credentials"
+    elif request.method == "POST":
+        if not csrf_ok():
+            abort(403, "The form expired: reload the page and sign in again.")
+        password = request.form.get("password", "")
+        token = accounts.find_token(request.form.get("token", "").strip())
+        if password and accounts.check_password(password):
+            _start_session("*")
+            return redirect(next_url)
+        if token and token.kind == "table":
+            _start_session([token.table_id])
+            return redirect(next_url)
+        error = "bad_credentials"
+    return render_template("signin.html", error=error, next=next_url, csrf=csrf_token()), (401 if error else 200)
+
+
+@auth.route("/signout", methods=["POST"])
+def signout() -> Any:
+    if not csrf_ok():
+        abort(403, "The form expired: reload the page.")
+    session.clear()
+    return redirect(url_for("auth.signin"))

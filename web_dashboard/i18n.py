@@ -1,0 +1,115 @@
+"""French and English words of the dashboard, one table for the server's
+templates and the pages' scripts (``window.I18N``), so both say the same.
+
+French displays use the French court indices R, D, V (roi, dame, valet); the
+card *text* on the wire stays the DESIGN form (``Jh``) whatever the language.
+"""
+
+from __future__ import annotations
+
+LANGUAGES = ("fr", "en")
+
+STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "app": "Belote table", "console": "Referee console", "table_screen": "Table", "overlay": "Overlay",
+        "scoresheet": "Scoresheet", "club": "Club", "standings": "Standings", "sign_in": "Sign in",
+        "sign_out": "Sign out", "password": "Password", "token": "Table token",
+        "bad_credentials": "Wrong password or token: try again, or ask the organiser for the table's token.",
+        "contract": "Contract", "no_contract": "No contract yet", "auction": "Auction", "trick": "Trick",
+        "tricks": "Tricks", "score": "Score", "total": "Total", "hand": "Hand", "dealer": "Dealer",
+        "to_play": "To play", "violations": "Violations", "no_violations": "No violation",
+        "conflicts": "Sensor conflicts", "no_conflicts": "No conflict", "confirm": "Confirm",
+        "dismiss": "Dismiss", "undo": "Undo", "correct": "Correct a card", "penalty": "Penalty",
+        "call": "Call", "pass": "Pass", "counter": "Counter", "recounter": "Re-counter", "capot": "Capot",
+        "declare": "Declare", "belote": "Belote", "play": "Play a card", "enter_result": "Hand result",
+        "card_points": "Card points", "apply": "Apply", "seat": "Seat", "team": "Team", "points": "Points",
+        "reason": "Reason", "card": "Card", "event": "Event", "delayed": "delayed {n} s",
+        "made": "made", "failed": "failed", "litige": "litige", "all-pass": "all pass",
+        "waiting": "Waiting for the game", "game_over": "Game over", "winner": "Winner",
+        "download_csv": "CSV", "download_pdf": "PDF", "print": "Print", "archive": "Finished games",
+        "replay": "Replay", "live": "live", "tokens": "Overlay tokens", "new_token": "New token",
+        "revoke": "Revoke", "feed": "Feed", "sensors": "Sensors", "keys": "Keys", "hands": "Hands",
+        "status_auction": "Auction", "status_play": "Play", "status_hand-over": "Hand over",
+        "status_game-over": "Game over", "status_waiting": "Waiting",
+        "rule_must-follow": "did not follow suit", "rule_must-trump": "did not trump",
+        "rule_must-overtrump": "did not overtrump", "rule_must-undertrump": "did not undertrump",
+        "rule_must-beat": "did not play higher", "rule_belote-king-first": "played the queen before the king",
+        "rule_not-held": "played a card not in hand", "rule_already-played": "card already played",
+        "rule_bid-too-low": "bid too low", "rule_bid-not-higher": "bid not higher",
+        "rule_bid-step": "bid not a valid step", "rule_bid-over-max": "bid over the maximum",
+        "rule_contract-not-allowed": "contract not allowed", "rule_counter-own-side": "countered own side",
+        "rule_counter-nothing": "countered nothing", "rule_recounter-not-countered": "re-countered without counter",
+        "rule_bid-after-counter": "bid after a counter", "rule_bid-after-capot": "bid after capot",
+        "rule_out-of-turn": "out of turn", "rule_auction-over": "call after the auction",
+        "rule_misdeal": "misdeal", "rule_wrong-pickup": "wrong pick-up", "rule_belote-not-said": "belote not said",
+        "seat_N": "North", "seat_E": "East", "seat_S": "South", "seat_W": "West",
+        "team_NS": "N–S", "team_EW": "E–W",
+        "suit_s": "spades", "suit_h": "hearts", "suit_d": "diamonds", "suit_c": "clubs",
+        "suit_sa": "no trump", "suit_ta": "all trump",
+        "connection_lost": "Connection lost: reconnecting…", "preview": "Preview",
+    },
+    "fr": {
+        "app": "Table de belote", "console": "Console de l'arbitre", "table_screen": "Table", "overlay": "Incrustation",
+        "scoresheet": "Feuille de marque", "club": "Club", "standings": "Classement", "sign_in": "Se connecter",
+        "sign_out": "Se déconnecter", "password": "Mot de passe", "token": "Jeton de table",
+        "bad_credentials": "Mot de passe ou jeton incorrect : réessayez, ou demandez le jeton de la table à l'organisateur.",
+        "contract": "Contrat", "no_contract": "Pas encore de contrat", "auction": "Enchères", "trick": "Pli",
+        "tricks": "Plis", "score": "Score", "total": "Total", "hand": "Donne", "dealer": "Donneur",
+        "to_play": "À jouer", "violations": "Infractions", "no_violations": "Aucune infraction",
+        "conflicts": "Conflits des capteurs", "no_conflicts": "Aucun conflit", "confirm": "Confirmer",
+        "dismiss": "Écarter", "undo": "Annuler", "correct": "Corriger une carte", "penalty": "Pénalité",
+        "call": "Annonce", "pass": "Passe", "counter": "Contre", "recounter": "Surcontre", "capot": "Capot",
+        "declare": "Annoncer", "belote": "Belote", "play": "Jouer une carte", "enter_result": "Résultat de la donne",
+        "card_points": "Points des cartes", "apply": "Appliquer", "seat": "Place", "team": "Équipe",
+        "points": "Points", "reason": "Motif", "card": "Carte", "event": "Événement", "delayed": "différé {n} s",
+        "made": "réussi", "failed": "chuté", "litige": "litige", "all-pass": "tout le monde passe",
+        "waiting": "En attente de la partie", "game_over": "Partie terminée", "winner": "Vainqueur",
+        "download_csv": "CSV", "download_pdf": "PDF", "print": "Imprimer", "archive": "Parties terminées",
+        "replay": "Rejouer", "live": "en direct", "tokens": "Jetons d'incrustation", "new_token": "Nouveau jeton",
+        "revoke": "Révoquer", "feed": "Flux", "sensors": "Capteurs", "keys": "Touches", "hands": "Mains",
+        "status_auction": "Enchères", "status_play": "Jeu", "status_hand-over": "Donne finie",
+        "status_game-over": "Partie terminée", "status_waiting": "En attente",
+        "rule_must-follow": "n'a pas fourni", "rule_must-trump": "n'a pas coupé",
+        "rule_must-overtrump": "n'a pas surcoupé", "rule_must-undertrump": "n'a pas sous-coupé",
+        "rule_must-beat": "n'a pas monté", "rule_belote-king-first": "a joué la dame avant le roi",
+        "rule_not-held": "a joué une carte qu'il n'avait pas", "rule_already-played": "carte déjà jouée",
+        "rule_bid-too-low": "enchère trop basse", "rule_bid-not-higher": "enchère pas plus haute",
+        "rule_bid-step": "palier d'enchère invalide", "rule_bid-over-max": "enchère au-delà du maximum",
+        "rule_contract-not-allowed": "contrat non autorisé", "rule_counter-own-side": "a contré son camp",
+        "rule_counter-nothing": "contre sans enchère", "rule_recounter-not-countered": "surcontre sans contre",
+        "rule_bid-after-counter": "enchère après un contre", "rule_bid-after-capot": "enchère après capot",
+        "rule_out-of-turn": "hors de son tour", "rule_auction-over": "annonce après les enchères",
+        "rule_misdeal": "maldonne", "rule_wrong-pickup": "mauvais ramassage", "rule_belote-not-said": "belote non annoncée",
+        "seat_N": "Nord", "seat_E": "Est", "seat_S": "Sud", "seat_W": "Ouest",
+        "team_NS": "N–S", "team_EW": "E–O",
+        "suit_s": "pique", "suit_h": "cœur", "suit_d": "carreau", "suit_c": "trèfle",
+        "suit_sa": "sans atout", "suit_ta": "tout atout",
+        "connection_lost": "Connexion perdue : reconnexion…", "preview": "Aperçu",
+    },
+}
+
+FRENCH_INDICES = {"J": "V", "Q": "D", "K": "R"}
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+
+def pick_language(requested: str | None, accept: str | None) -> str:
+    """``?lang=`` or the cookie first, then the browser's languages, else French (a French game)."""
+    if requested in LANGUAGES:
+        return requested
+    for part in (accept or "").split(","):
+        code = part.split(";")[0].strip()[:2].lower()
+        if code in LANGUAGES:
+            return code
+    return "fr"
+
+
+def card_label(card: str, lang: str) -> str:
+    """``Jh`` -> ``V♥`` (fr) or ``J♥`` (en), ``Th`` -> ``10♥``."""
+    rank, suit = card[:-1], card[-1]
+    rank = "10" if rank == "T" else (FRENCH_INDICES.get(rank, rank) if lang == "fr" else rank)
+    return rank + SUIT_SYMBOLS.get(suit, suit)
+
+
+def t(lang: str, key: str, **values: object) -> str:
+    text = STRINGS.get(lang, STRINGS["en"]).get(key) or STRINGS["en"].get(key, key)
+    return text.format(**values) if values else text

@@ -1,0 +1,49 @@
+"""The production web server: gevent's WSGI server, embedded.
+
+Each open stream is a greenlet, not a thread, so hundreds of overlays and
+screens cost little. The process is not monkey-patched: sensors and the table
+referee run in ordinary threads (a camera pipeline may hold the CPU for tens
+of milliseconds, which must not stall every stream) and hand their changes to
+the event loop through ``loop.run_callback_threadsafe``. Flask's development
+server is never used.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from typing import Any, Callable, Optional
+
+from .hub import Hub
+
+
+def gevent_hub(**settings: Any) -> Hub:
+    """A hub living on this thread's gevent loop (call it on the serving thread)."""
+    import gevent
+    import gevent.event
+
+    loop = gevent.get_hub().loop
+    return Hub(call_soon_threadsafe=loop.run_callback_threadsafe,
+               call_later=lambda seconds, fn: gevent.spawn_later(seconds, fn),
+               event_factory=gevent.event.Event, **settings)
+
+
+def serve(app: Any, host: str, port: int, on_ready: Optional[Callable[[int], None]] = None) -> None:
+    """Serve ``app`` until SIGINT or SIGTERM. ``on_ready(port)`` runs once listening
+    (``port`` 0 picks a free one)."""
+    import gevent
+    from gevent.pywsgi import WSGIServer
+
+    try:
+        server = WSGIServer((host, port), app, log=None, error_log=sys.stderr)
+        server.start()
+    except OSError as exc:
+        raise SystemExit(f"cannot listen on {host}:{port} ({exc.strerror}): "
+                         f"pick another with --port, or stop what uses it") from None
+    gevent.signal_handler(signal.SIGTERM, server.stop)
+    if on_ready:
+        on_ready(server.server_port)
+    try:
+        server.serve_forever()
+    finally:
+        server.stop(timeout=1)

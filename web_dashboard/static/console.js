@@ -1,0 +1,216 @@
+// The referee's console: renders the referee feed and sends the referee's
+// actions. Keyboard first: every action is a short command typed in one box
+// (the pads below only fill and send the same commands, for a tablet).
+"use strict";
+
+const root = document.querySelector("main.console-grid");
+const TABLE = root.dataset.table;
+const CSRF = document.querySelector('meta[name="csrf-token"]').content;
+const SEATS = ["N", "E", "S", "W"];
+let selectedSeat = null;
+let knownViolations = null;
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": CSRF },
+    body: JSON.stringify(body || {}),
+  });
+  let data = {};
+  try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+const consoleAction = (body) => post(`/api/tables/${TABLE}/console`, body);
+const cardEntry = (body) => post(`/api/tables/${TABLE}/cards`, body);
+
+// --- commands -------------------------------------------------------------
+const CARD_RE = /^(10|[789tjqka])([shdc♠♥♦♣])$/i;
+const CALL_RE = /^(pass|counter|recounter|take[shdc]?|capot(sa|ta|[shdc])?|\d{2,3}(sa|ta|[shdc]))$/i;
+
+// Parse one command into [description, promise-making function]; throws with a hint.
+function parseCommand(text) {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (!words.length) throw new Error("");
+  const head = words[0].toLowerCase();
+  if (head === "undo" || head === "u") return () => consoleAction({ action: "undo" });
+  if (head === "redeal") return () => consoleAction({ action: "redeal" });
+  if (head === "fix" || head === "replace") {
+    if (words.length !== 3 || !/^\d+$/.test(words[1]) || !CARD_RE.test(words[2])) throw new Error("fix <event number> <card>, e.g. fix 17 Qh");
+    return () => consoleAction({ action: "replace", ref: +words[1], cards: [words[2]] });
+  }
+  if (head === "ok" || head === "confirm" || head === "no" || head === "dismiss") {
+    if (words.length !== 2 || !/^\d+$/.test(words[1])) throw new Error(head + " <conflict number>");
+    return () => consoleAction({ action: head === "ok" || head === "confirm" ? "confirm" : "dismiss", ref: +words[1] });
+  }
+  if (head === "resolve") {
+    if (words.length !== 3 || !CARD_RE.test(words[2])) throw new Error("resolve <conflict number> <card>");
+    return () => consoleAction({ action: "resolve", ref: +words[1], cards: [words[2]] });
+  }
+  if (head === "penalty") {
+    if (words.length < 3 || !SEATS.includes(words[1].toUpperCase())) throw new Error("penalty <seat> <rule>, e.g. penalty W must-trump");
+    return () => consoleAction({ action: "penalty", seat: words[1].toUpperCase(), rule: words[2], reason: words.slice(3).join(" ") });
+  }
+  if (head === "start") {
+    if (words.length !== 2 || !SEATS.includes(words[1].toUpperCase())) throw new Error("start <first dealer>, e.g. start N");
+    return () => consoleAction({ action: "start", seat: words[1].toUpperCase() });
+  }
+  if (head === "clear" || head === "pickup") return () => cardEntry({ cleared: "play" });
+  let seat = head.toUpperCase();
+  let rest = words.slice(1);
+  if (!SEATS.includes(seat)) {
+    const turn = window.feedState().to_play;
+    if (!turn) throw new Error("start with a seat: N, E, S or W (e.g. S 80h)");
+    seat = turn;
+    rest = words;
+  }
+  if (!rest.length) throw new Error("after the seat: a call (80h, pass, counter), a card (Jh), belote or declare");
+  const what = rest[0].toLowerCase();
+  if (what === "belote" || what === "rebelote") return () => consoleAction({ action: "belote", seat });
+  if (what === "declare") {
+    if (rest.length < 2 || !rest.slice(1).every((c) => CARD_RE.test(c))) throw new Error("declare <cards>, e.g. S declare Ah Kh Qh");
+    return () => consoleAction({ action: "declare", seat, cards: rest.slice(1) });
+  }
+  if (rest.length === 1 && CARD_RE.test(rest[0])) return () => cardEntry({ seat, card: rest[0] });
+  if (rest.length === 1 && CALL_RE.test(rest[0])) return () => consoleAction({ action: "call", seat, call: rest[0].toLowerCase() });
+  throw new Error(`"${rest.join(" ")}" is not a call (80h, 90sa, pass, counter, capot), a card (Jh, 10h) or belote`);
+}
+
+async function runCommand(text) {
+  const error = document.getElementById("cmd-error");
+  try {
+    const send = parseCommand(text);
+    error.textContent = "";
+    await send();
+    return true;
+  } catch (e) {
+    error.textContent = e.message;
+    return false;
+  }
+}
+
+document.getElementById("command-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const input = document.getElementById("cmd");
+  if (await runCommand(input.value)) input.value = "";
+  input.focus();
+});
+
+document.addEventListener("keydown", (event) => {
+  const input = document.getElementById("cmd");
+  if (event.target === input || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") {
+    if (event.key === "Escape") { input.value = ""; input.blur(); }
+    return;
+  }
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "u") { event.preventDefault(); runCommand("undo"); }
+  else if (event.key === "/" || event.key === "Enter") { event.preventDefault(); input.focus(); }
+  else if (/^[nesw]$/i.test(event.key)) { event.preventDefault(); input.focus(); input.value = event.key.toUpperCase() + " "; }
+});
+
+// --- pads (touch) -----------------------------------------------------------
+function padSeat() { return selectedSeat || (window.feedState().to_play) || "S"; }
+
+document.getElementById("seat-pad").addEventListener("click", (event) => {
+  const seat = event.target.dataset.seat;
+  if (!seat) return;
+  selectedSeat = selectedSeat === seat ? null : seat;
+  for (const b of document.querySelectorAll("#seat-pad button")) b.classList.toggle("on", b.dataset.seat === selectedSeat);
+});
+document.getElementById("call-pad").addEventListener("click", (event) => {
+  const b = event.target;
+  if (b.dataset.call) runCommand(`${padSeat()} ${b.dataset.call}`);
+  else if (b.dataset.say) runCommand(`${padSeat()} belote`);
+  else if (b.dataset.undo) runCommand("undo");
+});
+function buildBidPad() {
+  const pad = document.getElementById("bid-pad");
+  const modes = ["s", "h", "d", "c"];
+  for (let value = 80; value <= 160; value += 10) {
+    const row = el("div", { class: "bidrow" }, el("span", { class: "v" }, value));
+    for (const m of modes) row.append(el("button", { type: "button", "data-bid": value + m, class: m === "h" || m === "d" ? "red" : "" }, suitLabel(m)));
+    pad.append(row);
+  }
+  pad.append(el("div", { class: "bidrow" }, el("button", { type: "button", "data-bid": "capot" }, T("capot"))));
+  pad.addEventListener("click", (event) => {
+    const bid = event.target.dataset.bid;
+    if (!bid) return;
+    const call = bid === "capot" ? "capot" + (window.feedState().hand?.contract?.call?.replace(/^\d+|capot/, "") || "h") : bid;
+    runCommand(`${padSeat()} ${call}`);
+  });
+}
+buildBidPad();
+
+// --- tokens -------------------------------------------------------------------
+async function loadTokens() {
+  const response = await fetch(`/api/tables/${TABLE}/tokens`, { credentials: "same-origin" });
+  if (!response.ok) return;
+  const { tokens } = await response.json();
+  replaceChildren("tokens", tokens.map((tok) => el("li", { class: tok.revoked ? "revoked" : "" },
+    `#${tok.id} ${tok.feed} ${tok.label || ""} `,
+    tok.revoked ? "✕" : el("button", { type: "button", onclick: async () => { await post(`/api/tables/${TABLE}/tokens/${tok.id}/revoke`); loadTokens(); } }, T("revoke")))));
+}
+for (const feed of ["broadcast", "venue"]) {
+  document.getElementById("new-" + feed).addEventListener("click", async () => {
+    const data = await post(`/api/tables/${TABLE}/tokens`, { feed });
+    replaceChildren("new-token-url", el("a", { href: data.overlay, target: "_blank" }, data.overlay));
+    loadTokens();
+  });
+}
+document.querySelector("details.tokens").addEventListener("toggle", loadTokens);
+
+// --- rendering ------------------------------------------------------------------
+function render(state) {
+  const table = state.table || {};
+  const hand = state.hand || {};
+  const seats = table.seats || {};
+  replaceChildren("status", T("status_" + (state.status || "waiting")));
+  replaceChildren("hand-number", hand.number ? `${T("hand")} ${hand.number} · ${T("dealer")} ${hand.dealer || ""}` : "");
+  replaceChildren("contract", contractLabel(hand.contract));
+  for (const seat of SEATS) {
+    const box = document.getElementById("seat-" + seat);
+    box.querySelector(".name").textContent = seats[seat] || "";
+    box.querySelector(".turn").hidden = state.to_play !== seat;
+    box.classList.toggle("to-play", state.to_play === seat);
+    const cards = (state.hands || {})[seat];
+    replaceChildren(box.querySelector(".hand"), cards ? cards.map((c) => cardNode(c, "small")) :
+      Array.from({ length: (state.hand_sizes || {})[seat] || 0 }, () => cardNode(null, "small")));
+  }
+  const played = {};
+  for (const p of (state.trick || {}).cards || []) played[p.seat] = p;
+  for (const seat of SEATS) {
+    const slot = document.querySelector(`#trick .slot-${seat}`);
+    const p = played[seat];
+    replaceChildren(slot, p ? [cardNode(p.card), p.ref !== undefined ? el("small", { class: "ref" }, "#" + p.ref) : null] : []);
+  }
+  replaceChildren("auction", (hand.auction || []).map((c) => el("li", {}, el("b", {}, c.seat), " ", callLabel(c.call))));
+  const tbody = document.querySelector("#score tbody");
+  replaceChildren(tbody, (state.history || []).map((h) => el("tr", { class: h.result || "" },
+    el("td", {}, h.number), el("td", {}, h.contract ? contractLabel(h.contract) + " · " + T(h.result) : T(h.result || "all-pass")),
+    el("td", {}, (h.score || {}).NS ?? ""), el("td", {}, (h.score || {}).EW ?? ""))));
+  replaceChildren("total-NS", (state.score || {}).NS ?? 0);
+  replaceChildren("total-EW", (state.score || {}).EW ?? 0);
+  const violations = state.violations || [];
+  const fresh = knownViolations === null ? new Set() : new Set(violations.map((v) => v.id).filter((id) => !knownViolations.has(id)));
+  knownViolations = new Set(violations.map((v) => v.id));
+  replaceChildren("violations", violations.length ? violations.slice().reverse().map((v) => el("li", { class: "violation" + (fresh.has(v.id) ? " fresh" : ""), "data-rule": v.rule },
+    el("div", { class: "vhead" }, el("b", {}, T("seat_" + v.seat)), " · ", T("rule_" + v.rule), v.card ? [" · ", cardNode(v.card, "small")] : "", v.trick ? ` · ${T("trick")} ${v.trick}` : ""),
+    el("div", { class: "vmsg" }, v.message || ""),
+    v.thumbnail ? el("img", { class: "thumb", src: v.thumbnail, alt: "" }) : null,
+    el("button", { type: "button", onclick: () => runCommand(`penalty ${v.seat} ${v.rule}`) }, T("penalty")))) : el("li", { class: "none" }, T("no_violations")));
+  const conflicts = state.conflicts || [];
+  replaceChildren("conflicts", conflicts.length ? conflicts.map((c) => el("li", { class: "conflict" },
+    el("div", {}, el("b", {}, "#" + c.id), " ", c.message || ""),
+    c.thumbnail ? el("img", { class: "thumb", src: c.thumbnail, alt: "" }) : null,
+    el("button", { type: "button", onclick: () => runCommand(`ok ${c.id}`) }, T("confirm")),
+    el("button", { type: "button", onclick: () => runCommand(`no ${c.id}`) }, T("dismiss")))) : el("li", { class: "none" }, T("no_conflicts")));
+  replaceChildren("sensors", Object.entries(state.sensors || {}).map(([name, s]) =>
+    el("li", { class: "sensor " + (s.state || "") }, el("b", {}, name), " ", s.state || "", s.detail ? " · " + s.detail : "")));
+  replaceChildren("log", (state.log || []).slice().reverse().map((e) => el("li", { value: e.ref },
+    e.text || JSON.stringify(e),
+    e.type === "play" ? el("button", { type: "button", class: "fix", onclick: () => { const i = document.getElementById("cmd"); i.value = `fix ${e.ref} `; i.focus(); } }, T("correct")) : null)));
+  if (state.game) document.getElementById("scoresheet-link").href = `/scoresheet/${state.game}`;
+}
+
+openFeed(root.dataset.stream, render);

@@ -1,0 +1,102 @@
+// One stream per page: a snapshot on connect, then top-level patches.
+// EventSource resends Last-Event-ID on reconnect, so the server sends only
+// what was missed (or a fresh snapshot when it cannot).
+"use strict";
+
+const I18N = window.I18N || {};
+const LANG = window.LANG || "fr";
+
+function T(key, values) {
+  let text = I18N[key] || key;
+  for (const [k, v] of Object.entries(values || {})) text = text.replace("{" + k + "}", v);
+  return text;
+}
+
+const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
+const FRENCH_INDEX = { J: "V", Q: "D", K: "R" };
+
+function cardLabel(card) {
+  if (!card) return "?";
+  let rank = card.slice(0, -1);
+  const suit = card.slice(-1);
+  rank = rank === "T" ? "10" : (LANG === "fr" ? (FRENCH_INDEX[rank] || rank) : rank);
+  return rank + (SUIT_SYMBOL[suit] || suit);
+}
+
+function suitLabel(mode) {
+  return SUIT_SYMBOL[mode] || (mode === "sa" ? "SA" : mode === "ta" ? "TA" : mode || "");
+}
+
+// A call word (DESIGN): pass, 80h, 90sa, capoth, counter, recounter, take, takes...
+function callLabel(call) {
+  if (!call) return "";
+  if (call === "pass") return T("pass");
+  if (call === "counter") return T("counter");
+  if (call === "recounter") return T("recounter");
+  if (call === "take") return LANG === "fr" ? "Prend" : "Take";
+  let m = /^take([shdc])$/.exec(call);
+  if (m) return (LANG === "fr" ? "Prend " : "Take ") + SUIT_SYMBOL[m[1]];
+  m = /^capot(.*)$/.exec(call);
+  if (m) return T("capot") + " " + suitLabel(m[1]);
+  m = /^(\d+)(sa|ta|[shdc])$/.exec(call);
+  if (m) return m[1] + " " + suitLabel(m[2]);
+  return call;
+}
+
+function contractLabel(contract) {
+  if (!contract) return T("no_contract");
+  let text = T("seat_" + contract.taker) + " · " + callLabel(contract.call);
+  if (contract.counter === 2) text += " · " + T("counter");
+  if (contract.counter === 4) text += " · " + T("recounter");
+  return text;
+}
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function cardNode(card, extra) {
+  if (!card) return el("span", { class: "card back " + (extra || "") }, "");
+  const red = card.endsWith("h") || card.endsWith("d");
+  return el("span", { class: "card " + (red ? "red " : "") + (extra || ""), "data-card": card }, cardLabel(card));
+}
+
+function replaceChildren(id, ...nodes) {
+  const node = typeof id === "string" ? document.getElementById(id) : id;
+  if (node) node.replaceChildren(...nodes.flat().filter((n) => n !== null && n !== undefined));
+}
+
+function violationText(v) {
+  const who = T("seat_" + v.seat);
+  const what = v.message || (who + " " + T("rule_" + v.rule) + (v.card ? " (" + cardLabel(v.card) + ")" : ""));
+  return what;
+}
+
+// Open the page's stream; render(state, patch) runs after each snapshot or change.
+function openFeed(url, render) {
+  let state = {};
+  const status = document.getElementById("link");
+  const source = new EventSource(url);
+  source.addEventListener("snapshot", (e) => { state = JSON.parse(e.data); render(state, null); });
+  source.addEventListener("change", (e) => {
+    const patch = JSON.parse(e.data);
+    state = Object.assign({}, state, patch.set || {});
+    for (const key of patch.del || []) delete state[key];
+    render(state, patch);
+  });
+  source.onopen = () => { if (status) { status.textContent = ""; status.className = "link ok"; } };
+  source.onerror = () => { if (status) { status.textContent = T("connection_lost"); status.className = "link lost"; } };
+  window.feedState = () => state;
+  return source;
+}
