@@ -87,7 +87,8 @@ def _pair(team: int, mine: int, theirs: int) -> list[int]:
 
 
 def score_hand(options: Options, contract: Contract, card_points: tuple[int, int], tricks: tuple[int, int],
-               belote: tuple[int, int] = (0, 0), declarations: tuple[int, int] = (0, 0)) -> HandScore:
+               belote: tuple[int, int] = (0, 0), declarations: tuple[int, int] = (0, 0),
+               penalty: Optional[int] = None) -> HandScore:
     """Score one played hand.
 
     ``card_points`` are the play's points with the dix de der (162 in all, as
@@ -95,6 +96,8 @@ def score_hand(options: Options, contract: Contract, card_points: tuple[int, int
     (``capot_dix_de_der``) is added here. ``belote``: the belote points each side
     earned (20 per belote said and played). ``declarations``: the points of the
     side with the best declaration (0 for the other; :mod:`referee.declarations`).
+    ``penalty``: the team that loses the hand for a fault (a revoke, say): the
+    hand is scored as if the other side had taken every card point, no capot.
     """
     o = options
     T = contract.team
@@ -103,9 +106,13 @@ def score_hand(options: Options, contract: Contract, card_points: tuple[int, int
     capot_team = 0 if tricks[0] == 8 else 1 if tricks[1] == 8 else None
     if capot_team is not None:
         cp[capot_team] += o.capot_dix_de_der - o.dix_de_der
+    shown = (cp[0], cp[1])
     decl = list(declarations)
     if capot_team is not None and not o.capoted_keep_declarations:
         decl[1 - capot_team] = 0                      # 004: the capot side forfeits its own
+    if penalty is not None:                           # scored as if the innocent side took every point
+        cp = _pair(1 - penalty, sum(card_points), 0)
+        capot_team = None
     bel = list(belote)
 
     def counted(team: int) -> int:
@@ -115,8 +122,10 @@ def score_hand(options: Options, contract: Contract, card_points: tuple[int, int
     tot_t, tot_d = counted(T), counted(D)
     value = contract.value or 0
     tie = tot_t == tot_d
-    if contract.capot:
-        made: Optional[bool] = capot_team == T
+    if penalty is not None:
+        made: Optional[bool] = penalty == D
+    elif contract.capot:
+        made = capot_team == T
     elif capot_team is not None:
         made = capot_team == T                        # 004: the defence needs a trick to put them dedans
     elif o.make_rule == "bid":
@@ -196,7 +205,7 @@ def score_hand(options: Options, contract: Contract, card_points: tuple[int, int
         score[T] += bel[T]
     winner = None if made is None else (T if made else D)
     result = "litige" if made is None else "made" if made else "failed"
-    return HandScore((score[0], score[1]), result, capot_team is not None, (cp[0], cp[1]),
+    return HandScore((score[0], score[1]), result, capot_team is not None, shown,
                      (bel[0], bel[1]), (decl[0], decl[1]), (held[0], held[1]), winner)
 
 

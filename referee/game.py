@@ -1,0 +1,523 @@
+"""A whole game replayed from its events: deals, auctions, declarations, plays,
+corrections and penalties, into per-hand results, totals and a winner.
+
+:class:`Game` is the one place where the rules engine's parts meet (auction,
+declarations, :class:`referee.play.HandPlay`, scoring). It is pure and
+deterministic: the same events always give the same state, so a record can be
+replayed by ``referee check``, by the table referee after a crash, or by the
+dashboard's replay slider, and they all agree.
+
+API (stable; the table referee and the dashboard build on it):
+
+- ``Game(header)`` from the ``game`` event (a dict: ``rules`` profile,
+  ``options`` overrides, ``seats`` names), or ``Game.from_events(events)``.
+- ``game.apply(event) -> list[Violation]``: one event (a dict of the record
+  format); returns the violations it caused (a correction returns the
+  violations its replay adds). An event that makes no sense at its place (a
+  play during the auction, a correction of an unknown event, a card that is
+  not a card) raises :class:`~referee.record.RecordError`, and the game is
+  left unchanged.
+- State: ``phase`` (``"deal"`` waiting for a deal, ``"auction"``, ``"play"``,
+  ``"over"``), ``dealer``, ``next_dealer``, ``hand_number``, ``auction``
+  (:class:`~referee.auction.Auction` of the hand being played), ``contract``,
+  ``play`` (its :class:`~referee.play.HandPlay`), ``results`` (finished
+  hands, :class:`HandResult`), ``totals`` (NS, EW), ``winner`` (0 NS, 1 EW or
+  None), ``over``, ``events`` (every event applied, header first: event
+  number ``n`` is ``events[n - 1]``).
+- ``game.summary()``: DESIGN's ``check --json`` object; ``game.to_json()``: the
+  full state for screens (hands held are under ``"private"``).
+
+>>> g = Game({"type": "game", "version": 1, "rules": "ffb-contree"})
+>>> g.apply({"type": "deal", "dealer": "N"})
+[]
+>>> [v.rule for v in g.apply({"type": "call", "seat": "S", "call": "80h"})]
+['out-of-turn']
+>>> for seat in "WSEN":
+...     _ = g.apply({"type": "call", "seat": seat, "call": "pass"})
+>>> g.phase, g.results[-1].result, g.next_dealer
+('deal', 'all-pass', 3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .auction import Auction, CallError, Contract
+from .cards import CardError, card_name, iter_cards, mask_of, parse_card, pretty, rank_of, suit_of
+from .declarations import Declaration, DeclarationError, declaration_points, make_declaration
+from .play import HandPlay, PlayError, audit
+from .record import RecordError, check_event
+from .rules import Options, RulesError, profile
+from .scoring import HandScore, MatchScore, score_hand
+from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of
+from .tables import ALL_TRUMP, NO_TRUMP, trump_name
+from .violations import Violation
+
+KING, QUEEN = 6, 5
+
+
+@dataclass
+class HandResult:
+    """A finished hand as the score sheet shows it. Pairs are (NS, EW)."""
+
+    number: int
+    dealer: Seat
+    contract: Optional[Contract]
+    result: str                                  # made | failed | litige | all-pass
+    score: tuple[int, int] = (0, 0)              # written on the sheet (released litige included)
+    card_points: tuple[int, int] = (0, 0)        # capot bonus included
+    capot: bool = False
+    belote: tuple[int, int] = (0, 0)
+    declarations: tuple[int, int] = (0, 0)
+    tricks: tuple[int, int] = (0, 0)
+    held: tuple[int, int] = (0, 0)               # litige points kept for the next hand
+    violations: list[Violation] = field(default_factory=list)
+    penalty: Optional[Seat] = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """DESIGN's per-hand object of ``check --json``."""
+        return {"number": self.number, "dealer": SEAT_NAMES[self.dealer],
+                "contract": self.contract.as_dict() if self.contract else None,
+                "card_points": _teams(self.card_points), "score": _teams(self.score),
+                "result": self.result, "capot": self.capot,
+                "violations": [v.as_dict() for v in self.violations]}
+
+    def details(self) -> dict[str, Any]:
+        """Everything a score sheet shows, beyond DESIGN's object."""
+        out = self.as_dict()
+        out.update(belote=_teams(self.belote), declarations=_teams(self.declarations),
+                   tricks=_teams(self.tricks), held=_teams(self.held),
+                   penalty=SEAT_NAMES[self.penalty] if self.penalty is not None else None)
+        return out
+
+
+def _teams(pair: tuple[int, int]) -> dict[str, int]:
+    return {"NS": pair[0], "EW": pair[1]}
+
+
+class _Hand:
+    """The hand being played (internal: Game exposes what screens need)."""
+
+    def __init__(self, number: int, dealer: Seat, hands: Optional[list[int]], turned: Optional[int]):
+        self.number = number
+        self.dealer = dealer
+        self.hands = hands                           # masks at the deal, or None
+        self.turned = turned
+        self.auction: Optional[Auction] = None
+        self.play: Optional[HandPlay] = None
+        self.violations: list[Violation] = []
+        self.declarations: list[Declaration] = []
+        self.says: dict[int, tuple[Seat, Optional[str], int]] = {}   # K/Q card -> (seat, say, order)
+        self.plays: list[int] = []
+        self.penalty: Optional[Seat] = None
+
+
+class Game:
+    """A game replayed event by event (see the module docstring for the API)."""
+
+    def __init__(self, header: dict):
+        try:
+            check_event(header)
+        except RecordError as exc:
+            raise exc.at(1) from None
+        if header["type"] != "game":
+            raise RecordError('the record starts with the "game" header', 1)
+        try:
+            self.options: Options = profile(header["rules"], **header.get("options", {}))
+        except RulesError as exc:
+            raise RecordError(str(exc), 1) from None
+        self.rules = header["rules"]
+        self.seats = {k: str(v) for k, v in header.get("seats", {}).items()}
+        self.events: list[dict] = [header]
+        self._reset()
+
+    def _reset(self) -> None:
+        self.results: list[HandResult] = []
+        self.match = MatchScore(self.options)
+        self._hand: Optional[_Hand] = None
+        self.next_dealer: Optional[Seat] = None
+        self._replaced: dict[int, Optional[dict]] = {}
+
+    @classmethod
+    def from_events(cls, events: list[dict], source: str = "") -> "Game":
+        """Replay a whole record (e.g. :func:`referee.record.read_record`);
+        errors name the event's line."""
+        game = cls(events[0])
+        for number, event in enumerate(events[1:], 2):
+            try:
+                game.apply(event)
+            except RecordError as exc:
+                raise exc.at(number, source) from None
+        return game
+
+    # --- state ---------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        if self.match.over:
+            return "over"
+        h = self._hand
+        if h is None:
+            return "deal"
+        return "auction" if not h.auction.done else "play"
+
+    @property
+    def dealer(self) -> Optional[Seat]:
+        return self._hand.dealer if self._hand else None
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand being played (or of the next one)."""
+        return len(self.results) + 1
+
+    @property
+    def auction(self) -> Optional[Auction]:
+        return self._hand.auction if self._hand else None
+
+    @property
+    def contract(self) -> Optional[Contract]:
+        return self._hand.auction.contract if self._hand else None
+
+    @property
+    def play(self) -> Optional[HandPlay]:
+        return self._hand.play if self._hand else None
+
+    @property
+    def hand_violations(self) -> list[Violation]:
+        return list(self._hand.violations) if self._hand else []
+
+    @property
+    def declarations(self) -> list[Declaration]:
+        return list(self._hand.declarations) if self._hand else []
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        return self.match.totals[0], self.match.totals[1]
+
+    @property
+    def winner(self) -> Optional[int]:
+        return self.match.winner
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    # --- events --------------------------------------------------------------
+    def apply(self, event: dict) -> list[Violation]:
+        """Apply one event; return the violations it caused (see module doc)."""
+        check_event(event)
+        if event["type"] == "game":
+            raise RecordError("a second game header: one game per record")
+        if event["type"] == "correction":
+            return self._correct(event)
+        try:
+            found = self._apply(event)
+        except RecordError:
+            # Events are checked before they change anything, but a replay makes "unchanged" certain.
+            self._replay(self.events, self._replaced)
+            raise
+        self.events.append(event)
+        return found
+
+    def _correct(self, event: dict) -> list[Violation]:
+        ref = event["ref"]
+        if not 2 <= ref <= len(self.events):
+            raise RecordError(f"correction of event {ref}: there is no such game event (events 2..{len(self.events)} "
+                              f"so far; event 1 is the header)")
+        if self.events[ref - 1]["type"] == "correction":
+            raise RecordError(f"correction of event {ref}, itself a correction: correct the original event instead")
+        before = self._all_violations()
+        old_events, old_replaced = self.events, dict(self._replaced)
+        replaced = dict(old_replaced)
+        replaced[ref] = event["replace"]
+        try:
+            self._replay(old_events + [event], replaced)
+        except RecordError as exc:
+            self._replay(old_events, old_replaced)
+            raise RecordError(f"correction of event {ref}: {exc.message}") from None
+        return [v for v in self._all_violations() if v not in before]
+
+    def _replay(self, events: list[dict], replaced: dict[int, Optional[dict]]) -> None:
+        self.events = [events[0]]
+        self._reset()
+        for number, original in enumerate(events[1:], 2):
+            effective = replaced.get(number, original) if original["type"] != "correction" else None
+            if effective is not None:
+                try:
+                    self._apply(effective)
+                except RecordError as exc:
+                    raise RecordError(f"event {number} no longer fits: {exc.message}") from None
+            self.events.append(original)
+        self._replaced = replaced
+
+    def _all_violations(self) -> list[Violation]:
+        found = [v for r in self.results for v in r.violations]
+        return found + (self._hand.violations if self._hand else [])
+
+    def _apply(self, event: dict) -> list[Violation]:
+        kind = event["type"]
+        if self.match.over:
+            raise RecordError(f"the game is over ({self._over_text()}): start a new record for a new game")
+        if kind == "deal":
+            return self._deal(event)
+        hand = self._hand
+        if hand is None:
+            raise RecordError(f'a {kind} before the deal: a hand starts with a "deal" event')
+        seat = parse_seat(event["seat"])
+        if kind == "call":
+            return self._call(hand, seat, event["call"])
+        if hand.play is None:
+            raise RecordError(f"a {kind} during the auction: the auction is not over "
+                              f"({SEAT_NAMES[hand.auction.to_speak]} to speak)")
+        if kind == "declare":
+            return self._declare(hand, seat, event["cards"])
+        if kind == "play":
+            return self._play(hand, seat, event["card"], event.get("say"))
+        if kind == "penalty":
+            hand.penalty = seat
+            return []
+        raise RecordError(f"unexpected event type {kind}")  # check_event lets nothing else through
+
+    def _over_text(self) -> str:
+        t = self.totals
+        who = TEAM_NAMES[self.winner] + " won" if self.winner is not None else "drawn"
+        return f"{who}, NS {t[0]} EW {t[1]}"
+
+    # --- deal and auction --------------------------------------------------------
+    def _deal(self, event: dict) -> list[Violation]:
+        if self._hand is not None:
+            where = ("the auction" if self._hand.play is None else f"trick {self._hand.play.trick_number}")
+            raise RecordError(f"a deal while hand {self._hand.number} is still at {where}: finish it, "
+                              f"or correct/undo its events")
+        dealer = parse_seat(event["dealer"])
+        hands = None
+        if event.get("hands") is not None:
+            hands = [0, 0, 0, 0]
+            seen: dict[int, str] = {}
+            for name, cards in event["hands"].items():
+                seat = parse_seat(name)
+                if len(cards) != 8:
+                    raise RecordError(f"deal: {name} has {len(cards)} cards, a hand has 8")
+                for text in cards:
+                    card = _card(text, "deal")
+                    if card in seen:
+                        raise RecordError(f"deal: {card_name(card)} is dealt to both {seen[card]} and {name}")
+                    seen[card] = name
+                    hands[seat] |= 1 << card
+        turned = _card(event["turned"], "deal") if event.get("turned") else None
+        if self.options.auction == "classic" and turned is None:
+            raise RecordError('deal: classic belote needs the turned card ("turned": "9h")')
+        hand = _Hand(len(self.results) + 1, dealer, hands, turned)
+        hand.auction = Auction(self.options, dealer, turned)
+        found = []
+        if self.next_dealer is not None and dealer != self.next_dealer:
+            found.append(Violation("wrong-dealer", dealer,
+                                   f"{SEAT_NAMES[dealer]} dealt hand {hand.number}, but it was "
+                                   f"{SEAT_NAMES[self.next_dealer]}'s deal"))
+        hand.violations.extend(found)
+        self._hand = hand
+        return found
+
+    def _call(self, hand: _Hand, seat: Seat, text: str) -> list[Violation]:
+        try:
+            found = hand.auction.apply(seat, text)
+        except CallError as exc:
+            raise RecordError(str(exc)) from None
+        hand.violations.extend(found)
+        if not found and hand.auction.done:
+            contract = hand.auction.contract
+            if contract is None:
+                self._finish_all_pass(hand)
+            else:
+                leader = next_seat(hand.dealer, self.options.clockwise)
+                hands = list(hand.hands) if hand.hands is not None else None
+                hand.play = HandPlay(contract.mode, leader, self.options, hands)
+        return found
+
+    def _finish_all_pass(self, hand: _Hand) -> None:
+        result = HandResult(hand.number, hand.dealer, None, "all-pass", violations=hand.violations)
+        self.match.add(HandScore((0, 0), "all-pass", False, (0, 0)), None)
+        self.results.append(result)
+        self.next_dealer = hand.dealer if self.options.redeal_same_dealer else next_seat(hand.dealer, self.options.clockwise)
+        self._hand = None
+
+    # --- declarations and play --------------------------------------------------
+    def _declare(self, hand: _Hand, seat: Seat, texts: list[str]) -> list[Violation]:
+        cards = [_card(t, "declare") for t in texts]
+        shown = " ".join(pretty(c) for c in cards)
+        name = SEAT_NAMES[seat]
+
+        def bad(rule: str, why: str) -> list[Violation]:
+            v = Violation(rule, seat, f"{name} declared {shown}: {why}", trick=hand.play.trick_number)
+            hand.violations.append(v)
+            return [v]
+
+        if not self.options.declarations:
+            return bad("declaration-not-allowed", "declarations are not played with these rules")
+        if len(hand.play.tricks) >= 1:
+            return bad("declaration-late", "declarations are made during the first trick")
+        try:
+            decl = make_declaration(seat, cards, hand.play.trump)
+        except DeclarationError as exc:
+            return bad("declaration-invalid", str(exc))
+        if hand.hands is not None and decl.cards & ~hand.hands[seat]:
+            missing = " ".join(pretty(c) for c in iter_cards(decl.cards & ~hand.hands[seat]))
+            return bad("declaration-not-held", f"{name} was not dealt {missing}")
+        if any(d.seat == seat and d.cards & decl.cards for d in hand.declarations):
+            return bad("declaration-invalid", "a card counts in one declaration only")
+        hand.declarations.append(decl)
+        return []
+
+    def _play(self, hand: _Hand, seat: Seat, text: str, say: Optional[str]) -> list[Violation]:
+        play = hand.play
+        card = _card(text, "play")
+        if play.done:
+            raise RecordError(f"a play after the eighth trick of hand {hand.number}")
+        if seat != play.to_play:
+            v = Violation("out-of-turn", seat, f"{SEAT_NAMES[seat]} played {pretty(card)} out of turn: it is "
+                          f"{SEAT_NAMES[play.to_play]}'s turn (the card goes back to the hand)",
+                          card=card, trick=play.trick_number)
+            hand.violations.append(v)
+            return [v]
+        found = []
+        try:
+            violation = play.play(card)
+        except PlayError as exc:
+            raise RecordError(str(exc)) from None
+        if violation is not None:
+            found.append(violation)
+        hand.plays.append(card)
+        if rank_of(card) in (KING, QUEEN) or say:
+            hand.says[card] = (seat, say, len(hand.plays))
+        if say:
+            found.extend(self._check_say(hand, seat, card, say))
+        hand.violations.extend(found)
+        if self.options.play_violation_penalty == "hand-lost" and hand.penalty is None:
+            for v in found:
+                if v.rule.startswith("must-") or v.rule in ("not-held", "already-played"):
+                    hand.penalty = v.seat
+                    break
+        if play.done:
+            self._finish_hand(hand)
+        return found
+
+    def _belote_suits(self, mode: int) -> list[int]:
+        if not self.options.belote or mode == NO_TRUMP:
+            return []
+        return [0, 1, 2, 3] if mode == ALL_TRUMP else [mode]
+
+    def _check_say(self, hand: _Hand, seat: Seat, card: int, say: str) -> list[Violation]:
+        suits = self._belote_suits(hand.play.trump)
+        name = SEAT_NAMES[seat]
+        pair = None
+        if rank_of(card) in (KING, QUEEN) and suit_of(card) in suits:
+            s = suit_of(card)
+            pair = (s * 8 + KING, s * 8 + QUEEN)
+        if pair is None:
+            why = "there is no belote without trumps" if hand.play.trump == NO_TRUMP else \
+                "belote is the king and queen of trumps"
+            return [Violation("belote-not-held", seat, f"{name} said {say} with {pretty(card)}: {why}",
+                              card=card, trick=hand.play.trick_number)]
+        if hand.hands is not None and (hand.hands[seat] & mask_of(pair)) != mask_of(pair):
+            return [Violation("belote-not-held", seat, f"{name} said {say} with {pretty(card)} without holding "
+                              f"both {pretty(pair[0])} and {pretty(pair[1])}", card=card,
+                              trick=hand.play.trick_number)]
+        if self.options.belote_king_first and rank_of(card) == QUEEN and say == "belote":
+            return [Violation("belote-king-first", seat, f"{name} played the queen {pretty(card)} before the "
+                              f"king: with these rules the king comes first for belote", card=card,
+                              trick=hand.play.trick_number)]
+        return []
+
+    def _belote_points(self, hand: _Hand) -> list[int]:
+        """20 per belote held and played by one player (said, where it must be)."""
+        points = [0, 0]
+        for s in self._belote_suits(hand.play.trump):
+            king, queen = hand.says.get(s * 8 + KING), hand.says.get(s * 8 + QUEEN)
+            if not king or not queen or king[0] != queen[0]:
+                continue
+            first, second = (king, queen) if king[2] < queen[2] else (queen, king)
+            if self.options.belote_must_say and not (first[1] and second[1]):
+                continue
+            if self.options.belote_king_first and first is queen:
+                continue
+            points[team_of(king[0])] += 20
+        return points
+
+    def _finish_hand(self, hand: _Hand) -> None:
+        play, contract = hand.play, hand.auction.contract
+        if hand.hands is None:
+            leader = next_seat(hand.dealer, self.options.clockwise)
+            hand.violations.extend(audit(play.trump, leader, hand.plays, self.options))
+            declarations = []
+            for d in hand.declarations:
+                played = mask_of(c for c, seat in self._played_by(hand) if seat == d.seat)
+                if d.cards & ~played:
+                    hand.violations.append(Violation(
+                        "declaration-not-held", d.seat,
+                        f"{SEAT_NAMES[d.seat]} declared {' '.join(pretty(c) for c in iter_cards(d.cards))} "
+                        f"but did not play {' '.join(pretty(c) for c in iter_cards(d.cards & ~played))}"))
+                else:
+                    declarations.append(d)
+        else:
+            declarations = hand.declarations
+        decl = declaration_points(declarations, play.trump, hand.dealer, self.options.clockwise)
+        belote = self._belote_points(hand)
+        penalty = team_of(hand.penalty) if hand.penalty is not None else None
+        score = score_hand(self.options, contract, play.card_points, play.tricks_won, tuple(belote), decl, penalty)
+        written = self.match.add(score, contract.team)
+        self.results.append(HandResult(
+            hand.number, hand.dealer, contract, score.result, written, score.card_points, score.capot,
+            score.belote, score.declarations, play.tricks_won, score.held, hand.violations, hand.penalty))
+        self.next_dealer = next_seat(hand.dealer, self.options.clockwise)
+        self._hand = None
+
+    def _played_by(self, hand: _Hand) -> list[tuple[int, Seat]]:
+        out = []
+        for trick in hand.play.tricks:
+            seat = trick.leader
+            for card in trick.cards:
+                out.append((card, seat))
+                seat = next_seat(seat, self.options.clockwise)
+        return out
+
+    # --- summaries -------------------------------------------------------------------
+    def summary(self) -> dict[str, Any]:
+        """DESIGN's ``check --json`` object."""
+        return {"hands": [r.as_dict() for r in self.results], "totals": _teams(self.totals),
+                "winner": TEAM_NAMES[self.winner] if self.winner is not None else None}
+
+    def to_json(self) -> dict[str, Any]:
+        """The full state for screens; cards still held are under ``"private"``."""
+        h = self._hand
+        out: dict[str, Any] = {
+            "rules": self.rules, "seats": self.seats, "phase": self.phase, "hand_number": self.hand_number,
+            "dealer": SEAT_NAMES[h.dealer] if h else None,
+            "next_dealer": SEAT_NAMES[self.next_dealer] if self.next_dealer is not None else None,
+            "auction": h.auction.state() if h else None,
+            "contract": h.auction.contract.as_dict() if h and h.auction.contract else None,
+            "trump": trump_name(h.play.trump) if h and h.play else None,
+            "turned": card_name(h.turned) if h and h.turned is not None else None,
+            "to_play": SEAT_NAMES[h.play.to_play] if h and h.play and not h.play.done else None,
+            "trick": [card_name(c) for c in h.play.trick] if h and h.play else [],
+            "tricks": [{"leader": SEAT_NAMES[t.leader], "cards": [card_name(c) for c in t.cards],
+                        "winner": SEAT_NAMES[t.winner]} for t in h.play.tricks] if h and h.play else [],
+            "hand_points": _teams(h.play.card_points) if h and h.play else None,
+            "declarations": [d.as_dict() for d in h.declarations] if h else [],
+            "violations": [v.as_dict() for v in h.violations] if h else [],
+            "hands": [r.details() for r in self.results],
+            "totals": _teams(self.totals), "pending_litige": _teams(self.match.pending),
+            "winner": TEAM_NAMES[self.winner] if self.winner is not None else None, "over": self.over,
+            "private": {"hands": None},
+        }
+        if h and h.hands is not None:
+            held = [h.play.hand(s) if h.play else h.hands[s] for s in range(4)]
+            out["private"]["hands"] = {SEAT_NAMES[s]: [card_name(c) for c in iter_cards(held[s])] for s in range(4)}
+        return out
+
+
+def _card(text: str, where: str) -> int:
+    try:
+        return parse_card(text)
+    except CardError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
