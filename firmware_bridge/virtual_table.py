@@ -152,6 +152,11 @@ class VirtualTable:
             for uid in [u for u, a in self._physical.items() if a in plays]:
                 del self._physical[uid]
 
+    def snapshot(self) -> dict:
+        """Where each tag physically lies now: uid -> antenna (what the host should end up believing)."""
+        with self._lock:
+            return dict(self._physical)
+
     def clear(self) -> None:
         with self._lock:
             self._physical.clear()

@@ -1,0 +1,149 @@
+"""``belote-table bridge ...`` and ``belote-table calibrate tags``.
+
+Kept light at import time: serial and the bridge load inside the handlers.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    bridge = subparsers.add_parser("bridge", help="the table's RFID link: watch it, simulate it")
+    sub = bridge.add_subparsers(dest="bridge_command", metavar="COMMAND", required=True)
+
+    mon = sub.add_parser(
+        "monitor", help="print what the table's readers see, reconnecting forever",
+        description="Connect to the table's microcontroller and print every tag edge and link "
+                    "change. Never exits on a lost link: it reconnects. Ctrl-C stops it.")
+    mon.add_argument("--port", required=True, action="append", metavar="URL",
+                     help="pyserial URL: /dev/ttyACM0, /dev/serial/by-id/..., socket://host:port, loop://; "
+                          "with --reader uid-lines, repeat it for one reader per antenna (0, 1, ...)")
+    mon.add_argument("--profile", type=Path, metavar="DIR",
+                     help="table profile with tags.csv (uid,card) and antennas.csv (antenna,zone)")
+    mon.add_argument("--json", action="store_true", help="one JSON object per line")
+    mon.add_argument("--reader", default="table", choices=("table", "uid-lines"),
+                     help="'table': the table's board (default); 'uid-lines': an off-the-shelf "
+                          "reader printing one UID per line")
+    mon.add_argument("--silence", type=float, default=3.0, metavar="S",
+                     help="declare the device lost after S seconds without a frame (default 3)")
+    mon.set_defaults(func=_monitor)
+
+    sim = sub.add_parser(
+        "simulate", help="play the table's firmware on a pseudo-terminal (for trying monitor, demos)",
+        description="Start a virtual table and print the port path to open. Runs the script if "
+                    "given, then keeps the table up until Ctrl-C.")
+    sim.add_argument("--script", type=Path, metavar="FILE",
+                     help="table events: 'deal N 7s 8s ...', 'play S Jh', 'pickup', 'wait 0.5', "
+                          "'fault drop 2|corrupt 1|reboot|unplug|replug|silence 2|stale'")
+    sim.add_argument("--profile-out", type=Path, metavar="DIR",
+                     help="write the simulated deck's tags.csv and antennas.csv there")
+    sim.add_argument("--step", type=float, default=0.3, metavar="S", help="seconds between script events")
+    sim.set_defaults(func=_simulate)
+
+
+def register_calibrate(calibrate_subparsers) -> None:
+    """Adds ``calibrate tags`` to the ``calibrate`` group that ``calibration/cli.py`` owns."""
+    tags = calibrate_subparsers.add_parser(
+        "tags", help="enrol a deck's RFID tags, card by card",
+        description="Asks for each of the 32 cards in turn, reads its tag, refuses a tag already "
+                    "enrolled, retries misreads, and writes DIR/tags.csv after every card "
+                    "(run it again to resume).")
+    tags.add_argument("--port", required=True, metavar="URL", help="the table's serial port (pyserial URL)")
+    tags.add_argument("--out", required=True, type=Path, metavar="DIR", help="the table profile directory")
+    tags.add_argument("--antenna", type=int, default=0, help="the antenna to lay each card on (default 0)")
+    tags.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                      help="seconds to wait for each card before asking again (default 30)")
+    tags.add_argument("--restart", action="store_true", help="forget the cards already in tags.csv")
+    tags.set_defaults(func=_calibrate_tags)
+
+
+def _error(message: str) -> int:
+    print(f"belote-table: {message}", file=sys.stderr)
+    return 2
+
+
+def _monitor(args) -> int:
+    import queue
+
+    from .adapters import UidLineCodec
+    from .bridge import Bridge, TableCodec
+    from .mapping import ProfileError, load_map
+    from .session import DeviceNote, LinkEvent
+
+    try:
+        table = load_map(args.profile)
+    except ProfileError as exc:
+        return _error(str(exc))
+    if args.reader == "table" and len(args.port) != 1:
+        return _error("the table's board uses one port: give --port once (or use --reader uid-lines)")
+    events: queue.Queue = queue.Queue()
+    bridges = []
+    for antenna, url in enumerate(args.port):
+        factory = TableCodec if args.reader == "table" else (lambda a=antenna: UidLineCodec(a))
+        bridges.append(Bridge(url, table, silence_s=args.silence, codec_factory=factory).start(events.put))
+    print(f"bridge: watching {', '.join(args.port)}; Ctrl-C to stop", file=sys.stderr)
+    try:
+        while True:
+            event = events.get()
+            if isinstance(event, DeviceNote):
+                print(f"bridge: {event.text}", file=sys.stderr, flush=True)
+            elif args.json:
+                print(json.dumps(event.to_json()), flush=True)
+            elif isinstance(event, LinkEvent):
+                print(f"link {event.state}" + (f": {event.detail}" if event.detail else ""), flush=True)
+            else:
+                print(_tag_line(event), flush=True)
+    finally:
+        for bridge in bridges:
+            bridge.stop(timeout=0.5)
+
+
+def _tag_line(event) -> str:
+    from referee.cards import card_name
+
+    what = card_name(event.card) if event.card is not None else "unknown tag"
+    where = event.zone or "unmapped"
+    pile = f", pile of {event.pile}" if event.pile > 1 else ""
+    return (f"{'+' if event.present else '-'} {what} {where} "
+            f"(antenna {event.antenna}, {event.uid}{pile}{', uncertain' if event.uncertain else ''})")
+
+
+def _simulate(args) -> int:
+    import time
+
+    from .virtual_table import VirtualTable, parse_script, write_profile
+
+    try:
+        script = parse_script(args.script.read_text(encoding="utf-8")) if args.script else []
+    except (OSError, ValueError) as exc:
+        return _error(f"{args.script}: {exc}")
+    table = VirtualTable()
+    if args.profile_out:
+        write_profile(args.profile_out, table.tags)
+        print(f"simulate: wrote tags.csv and antennas.csv in {args.profile_out}", file=sys.stderr)
+    print(table.start(), flush=True)
+    print("simulate: table up; open the path above with 'belote-table bridge monitor --port PATH'",
+          file=sys.stderr)
+    try:
+        for number, event in enumerate(script, start=1):
+            print(f"simulate: [{number}/{len(script)}] {' '.join(event)}", file=sys.stderr)
+            table.apply(event)
+            time.sleep(args.step)
+        while True:
+            time.sleep(3600)
+    finally:
+        table.stop()
+
+
+def _calibrate_tags(args) -> int:
+    from calibration.tags import EnrolmentAborted, enrol_tags
+
+    try:
+        enrol_tags(args.port, args.out, antenna=args.antenna, timeout_s=args.timeout, restart=args.restart)
+    except EnrolmentAborted as exc:
+        return _error(str(exc))
+    return 0
+

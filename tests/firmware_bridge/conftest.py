@@ -1,0 +1,3 @@
+"""Fixtures for the firmware bridge's tests (helpers live in bridge_helpers.py)."""
+
+from bridge_helpers import linked, table, table_map  # noqa: F401  (pytest fixtures)
