@@ -1,0 +1,94 @@
+"""``belote-table demo``, ``run`` and ``serve``: start tables and their dashboard.
+
+- ``demo``: a simulated table through the real pipeline (virtual firmware over
+  a pseudo-terminal, rendered camera video), playing a seeded game with a few
+  planted violations and faults, at human pace (``--speed`` to hurry it).
+- ``run --profile DIR``: a real table from its calibrated profile.
+- ``serve``: tables without sensors: the console alone keeps the scoresheet,
+  the way most clubs start.
+
+Nothing heavy is imported here: Flask, gevent and the sensors load in the
+handlers, so ``belote-table referee ...`` stays quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def _web_options(parser: argparse.ArgumentParser, instance: str) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
+    parser.add_argument("--instance", type=Path, default=Path(instance),
+                        help=f"folder for the dashboard's SQLite files and game stores (default {instance})")
+    parser.add_argument("--broadcast-delay", type=float, default=30.0, metavar="SECONDS",
+                        help="how late the broadcast feed (with the hands) runs (default 30)")
+    parser.add_argument("--public", action="store_true",
+                        help="open the venue and broadcast feeds without an overlay token")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    demo = subparsers.add_parser("demo", help="a whole simulated table with its dashboard",
+                                 description="Run a simulated table through the real pipeline and serve the "
+                                             "dashboard until stopped.")
+    _web_options(demo, "var/demo")
+    demo.add_argument("--seed", type=int, default=1, help="which seeded game to play (default 1)")
+    demo.add_argument("--rules", default="ffb-contree", help="rules profile (default ffb-contree)")
+    demo.add_argument("--speed", type=float, default=1.0,
+                      help="how much faster than human pace to play (default 1; 10 is brisk)")
+    demo.add_argument("--no-camera", action="store_true", help="RFID only (skip the rendered camera video)")
+    demo.set_defaults(func=_demo, public=True)
+
+    run = subparsers.add_parser("run", help="run a real table from its calibrated profile")
+    _web_options(run, "var")
+    run.add_argument("--profile", type=Path, required=True, help="the table profile folder (from `calibrate`)")
+    run.add_argument("--serial", help="the table's serial port (default: the profile's, else /dev/ttyACM0)")
+    run.add_argument("--camera", help="camera index or video URL (default: the profile's)")
+    run.add_argument("--rules", default="ffb-contree", help="rules profile (default ffb-contree)")
+    run.add_argument("--seats", default="", help="players' names N,E,S,W (e.g. Ana,Bo,Cy,Di)")
+    run.set_defaults(func=_run)
+
+    serve = subparsers.add_parser("serve", help="tables without sensors: the console keeps the scoresheet")
+    _web_options(serve, "var")
+    serve.add_argument("--tables", type=int, default=1, help="how many tables (default 1)")
+    serve.add_argument("--rules", default="ffb-contree", help="rules profile (default ffb-contree)")
+    serve.add_argument("--seats", default="", help="players' names N,E,S,W for table 1 (e.g. Ana,Bo,Cy,Di)")
+    serve.set_defaults(func=_serve)
+
+
+def _settings(args: argparse.Namespace, demo: bool = False):
+    from .launch import Settings
+
+    return Settings(host=args.host, port=args.port, instance=args.instance,
+                    broadcast_delay=args.broadcast_delay, public=args.public, demo_password=demo)
+
+
+def _seats(text: str) -> dict:
+    names = [n.strip() for n in text.split(",")] if text else []
+    if names and len(names) != 4:
+        raise SystemExit("--seats takes four names, N,E,S,W: e.g. --seats Ana,Bo,Cy,Di")
+    return dict(zip("NESW", names))
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .launch import launch
+    from .table_runner import demo_tables
+
+    return launch(_settings(args, demo=True), lambda board: demo_tables(board, args))
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .launch import launch
+    from .table_runner import real_table
+
+    seats = _seats(args.seats)
+    return launch(_settings(args), lambda board: real_table(board, args, seats))
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .launch import launch
+    from .table_runner import console_tables
+
+    seats = _seats(args.seats)
+    return launch(_settings(args), lambda board: console_tables(board, args.tables, args.rules, seats))

@@ -1,0 +1,95 @@
+"""Starting a dashboard: the instance folder, the referee's sign-in, the web
+server, and what to tell the person who started it (on stderr).
+
+``demo``, ``run`` and ``serve`` all go through :func:`launch`; they differ
+only in the tables they add and the sensors they start (``table_runner``).
+"""
+
+from __future__ import annotations
+
+import getpass
+import secrets
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional
+
+from .accounts import Accounts
+
+
+def say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+@dataclass
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    instance: Path = Path("var")
+    broadcast_delay: float = 30.0
+    public: bool = False
+    demo_password: bool = False       # a fresh password printed each start (the demo)
+
+
+def first_run_password(accounts: Accounts, settings: Settings) -> Optional[str]:
+    """The password to print, if one was just made. At a terminal the referee
+    chooses it on first run; elsewhere (a service) one is made and printed once."""
+    if settings.demo_password:
+        password = secrets.token_urlsafe(9)
+        accounts.set_password(password)
+        return password
+    if accounts.has_password():
+        return None
+    if sys.stdin.isatty():
+        while True:
+            password = getpass.getpass("Choose the referee's console password (8+ characters): ")
+            if getpass.getpass("Type it again: ") != password:
+                say("The two passwords differ; try again.")
+                continue
+            try:
+                accounts.set_password(password)
+                return None
+            except ValueError as exc:
+                say(str(exc))
+    password = secrets.token_urlsafe(9)
+    accounts.set_password(password)
+    return password
+
+
+def launch(settings: Settings, add_tables: Callable[..., list], on_started: Callable[[], None] = lambda: None) -> int:
+    """Build the dashboard, add its tables (``add_tables(board)`` returns the
+    started sensor handles to stop at the end), print where to go, serve."""
+    from .app import Dashboard, create_app
+    from .server import gevent_hub, serve
+
+    accounts = Accounts(settings.instance / "dashboard.sqlite")
+    board = Dashboard(accounts=accounts, hub=gevent_hub(broadcast_delay=settings.broadcast_delay),
+                      instance=settings.instance, public=settings.public,
+                      archive=settings.instance / "games")
+    app = create_app(board)
+    password = first_run_password(accounts, settings)
+    stoppers = add_tables(board)
+
+    def ready(port: int) -> None:
+        base = f"http://{settings.host}:{port}"
+        say(f"Dashboard: {base}/club")
+        say(f"Console:   {base}/console  (user: referee, password: "
+            f"{password if password else 'the one chosen at first run'})")
+        for table in board.room:
+            token = accounts.issue_token("table", table.id, label="printed at start")
+            say(f"  {table.name}: {base}/table/{table.id}  ·  console sign-in link {base}/signin?token={token}")
+            overlay = "" if settings.public else "&token=" + accounts.issue_token(
+                "overlay", table.id, "broadcast", label="printed at start")
+            say(f"  overlay for OBS ({settings.broadcast_delay:g} s delay): "
+                f"{base}/overlay/{table.id}?feed=broadcast{overlay}")
+        say("Stop with Ctrl-C.")
+        on_started()
+
+    try:
+        serve(app, settings.host, settings.port, on_ready=ready)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for stop in stoppers:
+            stop()
+    return 0
