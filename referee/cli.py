@@ -1,0 +1,195 @@
+"""``belote-table referee ...`` (legal, check, profiles) and the terminal ``demo``.
+
+Results go to stdout, everything meant for a person to stderr; bad input exits
+2 with a message that says what to fix (a record's errors name the line).
+Only the standard library and ``referee`` are imported here, lazily where it
+matters, so the commands start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    referee = subparsers.add_parser("referee", help="the rules engine: legal cards, check a game record, profiles",
+                                    description="The rules engine on its own, without a table.")
+    sub = referee.add_subparsers(dest="referee_command", metavar="COMMAND", required=True)
+
+    legal = sub.add_parser("legal", help="the legal cards of a hand on a trick",
+                           description="Print the legal cards of the hand of the player to play next, "
+                                       "space-separated, in the order given.")
+    _rules_args(legal)
+    legal.add_argument("--trump", required=True, help="trump mode: s h d c, sa (no trump) or ta (all trump)")
+    legal.add_argument("--trick", default="", help='cards already played to the trick, leader first, e.g. "As 7s"')
+    legal.add_argument("--hand", required=True, help='the cards of the player to play, e.g. "Ks 9s Jh"')
+    legal.set_defaults(func=_legal)
+
+    check = sub.add_parser("check", help="replay a game record: contracts, points, scores, violations",
+                           description="Replay a JSON Lines game record and print each hand's contract, card "
+                                       "points, score, result and violations, then the totals and the winner.")
+    check.add_argument("record", metavar="GAME.jsonl")
+    check.add_argument("--json", action="store_true", help="print one JSON object (DESIGN's shape)")
+    check.add_argument("--strict", action="store_true", help="exit 1 when the game has violations")
+    check.set_defaults(func=_check)
+
+    profiles = sub.add_parser("profiles", help="the rules profiles with their options and notes")
+    profiles.add_argument("--json", action="store_true", help="one JSON object: profile -> options and notes")
+    profiles.set_defaults(func=_profiles)
+
+    # The terminal demo: `referee demo` always; also the top-level `demo` until the
+    # dashboard's (web_dashboard/cli.py) takes that name over.
+    _demo_args(sub.add_parser("demo", help="play a seeded simulated game in the terminal",
+                              description=_DEMO_TEXT))
+    if importlib.util.find_spec("web_dashboard.cli") is None:
+        _demo_args(subparsers.add_parser("demo", help="play a seeded simulated game in the terminal",
+                                         description=_DEMO_TEXT))
+
+
+_DEMO_TEXT = ("Play a short seeded game with simulated players through the rules engine and print the "
+              "deals, calls, plays, violations and the score sheet.")
+
+
+def _demo_args(demo: argparse.ArgumentParser) -> None:
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--rules", default="ffb-contree", help="rules profile (default ffb-contree)")
+    demo.add_argument("--hands", type=int, default=4, help="hands to play (0: to the target score)")
+    demo.add_argument("--record", metavar="FILE", help="also write the game record to FILE")
+    demo.set_defaults(func=_demo)
+
+
+def _rules_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", default="ffb-contree", help="rules profile (see `referee profiles`)")
+    parser.add_argument("--option", action="append", metavar="KEY=VALUE",
+                        help="override a rule option, e.g. --option undertrump=must (repeatable)")
+
+
+def _fail(message: str) -> int:
+    print(f"belote-table: {message}", file=sys.stderr)
+    return 2
+
+
+def _legal(args: argparse.Namespace) -> int:
+    from .cards import CardError, card_name, parse_cards
+    from .play import PlayError, cards_in_order, legal_cards
+    from .rules import RulesError, parse_overrides, profile
+    from .tables import parse_trump
+
+    try:
+        options = profile(args.rules, **parse_overrides(args.option))
+        trump = parse_trump(args.trump)
+        trick = parse_cards(args.trick)
+        hand = parse_cards(args.hand)
+        if len(set(hand)) != len(hand):
+            raise PlayError("the hand lists the same card twice")
+        mask = legal_cards(options, trump, trick, hand)
+    except (CardError, RulesError, PlayError) as exc:
+        return _fail(str(exc))
+    print(" ".join(card_name(c) for c in cards_in_order(mask, hand)))
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .game import Game
+    from .record import RecordError, read_record
+
+    try:
+        events = read_record(args.record)
+        game = Game.from_events(events, args.record)
+    except RecordError as exc:
+        return _fail(str(exc))
+    if game.phase in ("auction", "play"):
+        where = "the auction" if game.phase == "auction" else f"trick {game.play.trick_number}"
+        print(f"{args.record}: the record ends during hand {game.hand_number} ({where}); "
+              f"that hand is not scored", file=sys.stderr)
+    summary = game.summary()
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+    else:
+        print(scoresheet_text(game, title=args.record))
+    violations = sum(len(h["violations"]) for h in summary["hands"])
+    return 1 if args.strict and violations else 0
+
+
+def scoresheet_text(game, title: str = "") -> str:
+    """A per-hand table of a game, for terminals."""
+    from .seats import SEAT_NAMES
+
+    seats = " ".join(f"{s} {game.seats[s]}" for s in SEAT_NAMES if s in game.seats)
+    lines = [f"{title}{' — ' if title else ''}{game.rules}" + (f" ({seats})" if seats else "")]
+    lines.append(f"{'#':>3}  {'dealer':6}  {'contract':14}  {'result':8}  {'card pts':>9}  {'score':>11}  "
+                 f"{'total':>11}")
+    ns = ew = 0
+    for r in game.results:
+        c = r.contract
+        contract = "-" if c is None else (f"{SEAT_NAMES[c.taker]} {c.call}"
+                                          + ({2: " x2", 4: " x4"}.get(c.counter, f" x{c.counter}")
+                                             if c.counter > 1 else ""))
+        result = r.result + (" capot" if r.capot else "")
+        ns, ew = ns + r.score[0], ew + r.score[1]
+        points = f"{r.card_points[0]}-{r.card_points[1]}" if c else ""
+        lines.append(f"{r.number:>3}  {SEAT_NAMES[r.dealer]:6}  {contract:14}  {result:8}  {points:>9}  "
+                     f"{r.score[0]:>5}-{r.score[1]:<5}  {ns:>5}-{ew:<5}")
+        extras = []
+        if any(r.belote):
+            extras.append("belote " + " ".join(f"{t} {p}" for t, p in zip(("NS", "EW"), r.belote) if p))
+        if any(r.declarations):
+            extras.append("declarations " + " ".join(f"{t} {p}" for t, p in zip(("NS", "EW"), r.declarations) if p))
+        if any(r.held):
+            extras.append("litige held " + " ".join(f"{t} {p}" for t, p in zip(("NS", "EW"), r.held) if p))
+        if r.penalty is not None:
+            extras.append(f"penalty: {SEAT_NAMES[r.penalty]}'s side loses the hand")
+        if extras:
+            lines.append(f"{'':5}{'; '.join(extras)}")
+        for v in r.violations:
+            where = f"trick {v.trick}" if v.trick else "auction" if v.call else "deal"
+            lines.append(f"{'':5}! {where}: {v.rule}: {v.message}")
+    t = game.totals
+    winner = "NS" if game.winner == 0 else "EW" if game.winner == 1 else ("drawn" if game.over else "none yet")
+    lines.append(f"totals NS {t[0]}  EW {t[1]}  winner: {winner}")
+    return "\n".join(lines)
+
+
+def _profiles(args: argparse.Namespace) -> int:
+    from .rules import PROFILE_NOTES, PROFILES, Options
+
+    if args.json:
+        print(json.dumps({name: {"options": opts.as_dict(), "notes": PROFILE_NOTES[name]}
+                          for name, opts in PROFILES.items()}, ensure_ascii=False))
+        return 0
+    default = Options()
+    for name, opts in PROFILES.items():
+        print(name)
+        print(f"  {PROFILE_NOTES[name]}")
+        changed = {k: v for k, v in opts.as_dict().items() if getattr(default, k) != v}
+        print("  options: " + ", ".join(f"{k}={_show(v)}" for k, v in opts.as_dict().items()
+                                        if k in changed or k in ("auction", "scoring", "target")))
+    print("\nEvery option, with its default (override with --option key=value or the record's \"options\"):")
+    for key, value in default.as_dict().items():
+        print(f"  {key}={_show(value)}")
+    return 0
+
+
+def _show(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .demo import play_demo_game, print_game
+    from .record import write_record
+    from .rules import RulesError, profile
+
+    try:
+        profile(args.rules)
+    except RulesError as exc:
+        return _fail(str(exc))
+    print(f"playing a seeded game (seed {args.seed}, {args.rules})...", file=sys.stderr)
+    events = play_demo_game(seed=args.seed, rules=args.rules, max_hands=args.hands or None)
+    if args.record:
+        write_record(args.record, events)
+        print(f"record written to {args.record}", file=sys.stderr)
+    print_game(events, sys.stdout)
+    return 0
