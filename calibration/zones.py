@@ -52,15 +52,6 @@ def _rect(x0, y0, x1, y1):
     return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
 
 
-def zone_at(zones: Zones, point_mm, kinds: tuple[str, ...] = ("play",)) -> str | None:
-    """The zone (of the given kinds) that holds a table point, or None."""
-    pt = (float(point_mm[0]), float(point_mm[1]))
-    for name, poly in zones.items():
-        if name.split(":")[0] in kinds and cv2.pointPolygonTest(poly.reshape(-1, 1, 2), pt, False) >= 0:
-            return name
-    return None
-
-
 def save_zones(path: Path, zones: Zones) -> None:
     data = {"version": 1, "units": "mm", "zones": {k: v.round(1).tolist() for k, v in zones.items()}}
     path.write_text(json.dumps(data, indent=1) + "\n")

@@ -1,0 +1,181 @@
+"""Frames in, observations out: the camera's whole part of the table, one frame at a time.
+
+``Pipeline.process(t, frame)`` is called for every frame (from
+``vision.capture``, a video file or the scene renderer) and returns the
+observations that frame completed, in the referee's words
+(``referee.observations``):
+
+- ``CardSeen(source="camera", zone="play:S", card=..., confidence=...)`` when a
+  card has come to rest in a play zone and been read over ``votes`` frames
+  (``card=None`` when the frames disagree or are unsure),
+- ``ZoneCleared(source="camera", zone=...)`` when a trick was picked up,
+- ``SensorState(source="camera", state="moved")`` when the corner markers are
+  no longer where the calibration saw them; card observations stop until the
+  camera is back in place (``state="connected"``) or recalibrated: a moved
+  camera would put cards in the wrong zones.
+
+Cost per frame: the idle check (``vision.watch``) on every frame; the table
+plane, the change analysis and the reads only while a still scene differs
+from the last one; the marker re-check every ``recheck_every`` seconds of
+quiet.
+
+The pipeline assumes the play zones are empty in the first still frames (as
+they are between games); cards already there are part of the table to it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Optional
+
+import numpy as np
+
+from referee.cards import card_name
+from referee.observations import CardSeen, Observation, SensorState, ZoneCleared
+
+from .track import PLAY_ZONES, Analysis, Tracker, TablePlane, vote
+from .watch import Watcher
+
+
+class Pipeline:
+    """One camera watching one table.
+
+    ``deck``: the enrolled deck (``vision.deck.Deck``); ``image_to_table`` and
+    ``zones``: from the table profile (``calibration.profile.TableProfile.pipeline``
+    builds the whole thing from a profile directory); ``recheck(frame)``: returns
+    an object with ``state`` (``ok``/``moved``/``unseen``) and ``detail``
+    (``calibration.table.recheck``); ``thumbnails``: a directory where the face
+    each observation was read from is saved.
+    """
+
+    def __init__(self, deck, image_to_table, zones: dict, camera=None, recheck: Optional[Callable] = None,
+                 thumbnails: str | Path | None = None, watch: tuple[str, ...] = PLAY_ZONES,
+                 settle: int = 1, votes: int = 3, min_confidence: float = 0.5,
+                 absorb_after: float = 3.0, recheck_every: float = 2.0,
+                 reader: Optional[Callable] = None):
+        if votes < 1 or settle < 1:
+            raise ValueError("votes and settle must be at least 1 frame")
+        self.deck, self.image_to_table, self.zones, self.camera = deck, image_to_table, zones, camera
+        self.watch_zones, self.settle, self.votes = watch, settle, votes
+        self.min_confidence, self.absorb_after, self.recheck_every = min_confidence, absorb_after, recheck_every
+        self.recheck = recheck
+        self.thumbnails = Path(thumbnails) if thumbnails else None
+        if self.thumbnails:
+            self.thumbnails.mkdir(parents=True, exist_ok=True)
+        self.read = reader or self._read_with_deck
+        self.watcher = Watcher()
+        self.plane: Optional[TablePlane] = None
+        self.tracker: Optional[Tracker] = None
+        self.frame_no = -1
+        self.moved = False
+        self._pending: Optional[tuple[Analysis, np.ndarray, float, int]] = None
+        self._unexplained_since: Optional[float] = None
+        self._last_recheck = -1e9
+
+    def _read_with_deck(self, frame, quad):
+        from .read import read_card
+        card, confidence, _ = read_card(frame, quad, self.deck)
+        return card, confidence
+
+    # -- the loop ---------------------------------------------------------------------------
+    def run(self, frames: Iterable[tuple[float, np.ndarray]]) -> Iterator[Observation]:
+        for t, frame in frames:
+            yield from self.process(t, frame)
+
+    def process(self, t: float, frame: np.ndarray) -> list[Observation]:
+        self.frame_no += 1
+        if self.plane is None or self.plane.frame_size != (frame.shape[1], frame.shape[0]):
+            self._setup(frame)
+        look = self.watcher.look(frame)
+        if look.moving:
+            self._pending = None                   # the votes were for a scene that is gone
+            return []
+        if look.quiet < self.settle:
+            return []
+        out: list[Observation] = []
+        if self.recheck is not None and self._pending is None and (
+                t - self._last_recheck >= self.recheck_every or look.change_px > 0.4 * self.watcher.prev.size):
+            out += self._recheck(t, frame)
+        if self.moved:
+            return out
+        if self.tracker.empty is None:
+            self.tracker.start(self.plane.rectify(frame))
+            self.watcher.accept()
+            return out
+        if self._pending is not None:
+            return out + self._vote(t, frame)
+        if look.changed:
+            out += self._analyse(t, frame)
+        return out
+
+    def _setup(self, frame: np.ndarray) -> None:
+        from .locate import find_cards
+        size = (frame.shape[1], frame.shape[0])
+        self.plane = TablePlane(self.image_to_table, self.zones, size, self.watch_zones, self.camera)
+        self.tracker = Tracker(self.plane, locate=find_cards)
+        self.watcher = Watcher()
+        self._pending = None
+
+    def _analyse(self, t: float, frame: np.ndarray) -> list[Observation]:
+        rect = self.plane.rectify(frame)
+        analysis = self.tracker.analyse(rect, frame)
+        if analysis.unexplained > 0.3 * self.tracker.card_px:
+            # Something shapeless rests in the zones (a hand, a nudged trick): wait for it to go,
+            # but not forever: after ``absorb_after`` seconds it is part of the table.
+            if self._unexplained_since is None:
+                self._unexplained_since = t
+            if t - self._unexplained_since < self.absorb_after:
+                return []
+            analysis = Analysis([], analysis.cleared, 0)
+        self._unexplained_since = None
+        out: list[Observation] = [ZoneCleared("camera", t, z, {"frame": self.frame_no}) for z in analysis.cleared]
+        if not analysis.cards:
+            self.tracker.accept(rect, analysis)
+            self.watcher.accept()
+            return out
+        self._pending = (analysis, rect, t, self.frame_no)
+        return out + self._vote(t, frame)
+
+    def _vote(self, t: float, frame: np.ndarray) -> list[Observation]:
+        analysis, rect, t0, n0 = self._pending
+        for c in analysis.cards:
+            c.reads.append(self.read(frame, c.quad))
+        if len(analysis.cards[0].reads) < self.votes:
+            return []
+        self._pending = None
+        self.tracker.accept(rect, analysis)
+        self.watcher.accept()
+        out: list[Observation] = []
+        for c in analysis.cards:
+            verdict = vote(c.reads, self.min_confidence)
+            evidence = {"frame": n0, "frames": self.frame_no - n0 + 1, "votes": verdict.votes,
+                        "corners": np.round(c.quad, 1).tolist()}
+            if self.thumbnails:
+                evidence["thumbnail"] = str(self._thumbnail(frame, c, verdict.card))
+            out.append(CardSeen("camera", t0, c.zone, verdict.card, verdict.confidence, evidence=evidence))
+        return out
+
+    def _thumbnail(self, frame: np.ndarray, c, card) -> Path:
+        import cv2
+
+        from .deck import warp_face
+        name = f"f{self.frame_no:06d}-{c.zone.replace(':', '')}-{card_name(card) if card is not None else 'unread'}.png"
+        path = self.thumbnails / name
+        cv2.imwrite(str(path), warp_face(frame, c.quad))
+        return path
+
+    def _recheck(self, t: float, frame: np.ndarray) -> list[Observation]:
+        self._last_recheck = t
+        result = self.recheck(frame)
+        if result.state == "moved" and not self.moved:
+            self.moved = True
+            self._pending = None
+            print(f"camera moved ({result.detail}): card observations paused; put it back or run "
+                  f"`belote-table calibrate table`", file=sys.stderr)
+            return [SensorState("camera", t, "moved", result.detail)]
+        if result.state == "ok" and self.moved:
+            self.moved = False
+            self.watcher.accept()
+            return [SensorState("camera", t, "connected", f"camera back in place ({result.detail})")]
+        return []

@@ -1,0 +1,236 @@
+"""From still scenes to observations: which card landed in which zone, which zone was cleared.
+
+Works in table coordinates: each still scene's play area is resampled onto
+the table plane (``TablePlane``, 1 px per mm), where a card is a 56 x 87 mm
+rectangle whatever the camera's angle, and compared with two references:
+
+- the last still scene: what changed since (``new`` evidence), and
+- the empty table, seen when the pipeline started: what is not cloth.
+
+A card put on top of a trick in progress is the part that changed since the
+last still scene *and* is not cloth: the earlier cards did not change, so only
+the new card's footprint remains, even when it covers half of them. Its
+rectangle gives the quad that is read; its centre gives the zone. A zone whose
+reported cards' footprints all look like empty cloth again has been cleared.
+Anything else that changed (a hand resting on the table, a card nudged into a
+shapeless blob) is *unexplained*: the scene is not taken as the new reference
+until it is explained or has stayed so for a while, so a hand lifted later does
+not reveal "new" cards that were there all along.
+
+Reading votes over several frames of the same still scene; a card read
+differently, or without enough confidence, is reported with ``card=None``
+and the votes as evidence: uncertain, never guessed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import cv2
+import numpy as np
+
+CARD_MM = (56.0, 87.0)
+PLAY_ZONES = ("play:N", "play:E", "play:S", "play:W")
+
+
+def zone_at(zones: dict[str, np.ndarray], point_mm) -> Optional[str]:
+    """The zone whose polygon (table mm) holds the point, or None."""
+    pt = (float(point_mm[0]), float(point_mm[1]))
+    for name, poly in zones.items():
+        if cv2.pointPolygonTest(np.asarray(poly, np.float32).reshape(-1, 1, 2), pt, False) >= 0:
+            return name
+    return None
+
+
+class TablePlane:
+    """Pixels <-> table millimetres for one camera, and the table-plane image of
+    the watched area (bounding box of the zones plus a card's length)."""
+
+    def __init__(self, image_to_table, zones: dict[str, np.ndarray], frame_size: tuple[int, int],
+                 names=PLAY_ZONES, camera=None, px_per_mm: float = 1.0):
+        self.frame_size = tuple(frame_size)
+        self.h = np.asarray(image_to_table, np.float64)
+        self.h_inv = np.linalg.inv(self.h)
+        self.camera = camera
+        self.ppm = px_per_mm
+        pts = np.concatenate([np.asarray(zones[n], np.float32) for n in names if n in zones])
+        if not len(pts):
+            raise ValueError(f"none of the zones {', '.join(names)} is defined in the table profile")
+        lo = pts.min(axis=0) - CARD_MM[1]
+        hi = pts.max(axis=0) + CARD_MM[1]
+        self.origin = lo
+        self.size = (int(np.ceil((hi[0] - lo[0]) * px_per_mm)), int(np.ceil((hi[1] - lo[1]) * px_per_mm)))
+        gx, gy = np.meshgrid(np.arange(self.size[0], dtype=np.float32), np.arange(self.size[1], dtype=np.float32))
+        grid = np.stack([gx.ravel(), gy.ravel()], axis=1) / px_per_mm + lo
+        img = self.to_image(grid).astype(np.float32)
+        self.map_x = img[:, 0].reshape(self.size[1], self.size[0])
+        self.map_y = img[:, 1].reshape(self.size[1], self.size[0])
+        w, h = frame_size
+        inside = (self.map_x >= 0) & (self.map_x < w - 1) & (self.map_y >= 0) & (self.map_y < h - 1)
+        self.visible = inside.astype(np.uint8) * 255
+        self.zones = {n: np.asarray(zones[n], np.float32) for n in names if n in zones}
+        self.zone_masks = {}
+        for n in names:
+            if n in zones:
+                m = np.zeros((self.size[1], self.size[0]), np.uint8)
+                cv2.fillPoly(m, [np.round(self.to_plane(zones[n])).astype(np.int32)], 255)
+                self.zone_masks[n] = m
+
+    def to_table(self, points_px) -> np.ndarray:
+        pts = np.asarray(points_px, np.float64).reshape(-1, 2)
+        if self.camera is not None:
+            pts = self.camera.undistort_points(pts)
+        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self.h).reshape(-1, 2)
+
+    def to_image(self, points_mm) -> np.ndarray:
+        pts = cv2.perspectiveTransform(np.asarray(points_mm, np.float64).reshape(-1, 1, 2), self.h_inv).reshape(-1, 2)
+        if self.camera is None:
+            return pts
+        k = self.camera.matrix
+        norm = np.column_stack([(pts[:, 0] - k[0, 2]) / k[0, 0], (pts[:, 1] - k[1, 2]) / k[1, 1], np.ones(len(pts))])
+        out, _ = cv2.projectPoints(norm, np.zeros(3), np.zeros(3), k, self.camera.distortion)
+        return out.reshape(-1, 2)
+
+    def to_plane(self, points_mm) -> np.ndarray:
+        return (np.asarray(points_mm, np.float64).reshape(-1, 2) - self.origin) * self.ppm
+
+    def from_plane(self, points) -> np.ndarray:
+        return np.asarray(points, np.float64).reshape(-1, 2) / self.ppm + self.origin
+
+    def rectify(self, frame: np.ndarray) -> np.ndarray:
+        return cv2.remap(frame, self.map_x, self.map_y, cv2.INTER_AREA if self.ppm < 1 else cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT)
+
+
+@dataclass
+class Candidate:
+    """A card found in a still scene, waiting for its votes."""
+
+    zone: str
+    quad: np.ndarray                 # image pixels, ordered as vision.locate.order_corners
+    footprint: np.ndarray            # 4x2 table-plane pixels
+    reads: list = field(default_factory=list)   # (card|None, confidence) per frame
+
+
+@dataclass
+class Analysis:
+    """What a still scene holds compared with the last accepted one."""
+
+    cards: list[Candidate]
+    cleared: list[str]
+    unexplained: int                 # table-plane pixels of change nothing explains
+
+
+@dataclass(frozen=True)
+class Verdict:
+    card: Optional[int]
+    confidence: float
+    votes: dict
+
+
+def vote(reads: list, min_confidence: float = 0.5, agree: float = 0.66) -> Verdict:
+    """One answer from several readings of one card: the card most frames agree
+    on, if they agree enough and are confident enough; otherwise None."""
+    names = Counter(c for c, _ in reads)
+    tally = {("?" if c is None else str(c)): n for c, n in names.items()}
+    if not reads:
+        return Verdict(None, 0.0, tally)
+    best, n = names.most_common(1)[0]
+    confs = [conf for c, conf in reads if c == best]
+    share = n / len(reads)
+    conf = float(np.mean(confs)) * share if best is not None else 0.0
+    if best is None or share < agree or conf < min_confidence:
+        return Verdict(None, round(conf, 4), tally)
+    return Verdict(best, round(conf, 4), tally)
+
+
+class Tracker:
+    """The table's state in table coordinates, updated one still scene at a time."""
+
+    def __init__(self, plane: TablePlane, threshold: int = 40, locate: Optional[Callable] = None):
+        self.plane = plane
+        self.threshold = threshold            # colour step (max over B, G, R) that counts as a change
+        self.locate = locate                  # find_cards(image, mask=...) for blobs bigger than one card
+        self.empty: Optional[np.ndarray] = None
+        self.still: Optional[np.ndarray] = None
+        self.footprints: dict[str, list[np.ndarray]] = {}   # zone -> table-plane quads of its cards
+        self.card_px = CARD_MM[0] * CARD_MM[1] * plane.ppm ** 2
+        self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+    def start(self, rect: np.ndarray) -> None:
+        """The first still scene: the empty table every later scene is compared with."""
+        self.empty = rect.copy()
+        self.still = rect.copy()
+        self.footprints = {}
+
+    def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        d = cv2.absdiff(a, b).max(axis=2) if a.ndim == 3 else cv2.absdiff(a, b)
+        m = cv2.threshold(d, self.threshold, 255, cv2.THRESH_BINARY)[1]
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, self._kernel)
+        return cv2.bitwise_and(m, self.plane.visible)
+
+    def analyse(self, rect: np.ndarray, frame: np.ndarray) -> Analysis:
+        d_prev = self._diff(rect, self.still)
+        d_empty = self._diff(rect, self.empty)
+        cleared = []
+        for zone, quads in self.footprints.items():
+            if not quads:
+                continue
+            mask = np.zeros_like(d_empty)
+            cv2.fillPoly(mask, [np.round(q).astype(np.int32) for q in quads], 255)
+            area = max(1, cv2.countNonZero(mask))
+            if cv2.countNonZero(cv2.bitwise_and(mask, d_empty)) < 0.15 * area:
+                cleared.append(zone)
+        new = cv2.bitwise_and(d_prev, d_empty)
+        new = cv2.morphologyEx(new, cv2.MORPH_CLOSE, self._kernel, iterations=2)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(new, connectivity=8)
+        cards, unexplained = [], 0
+        for i in range(1, n):
+            area = stats[i, cv2.CC_STAT_AREA]
+            if area < 0.25 * self.card_px:
+                continue
+            blob = (labels == i).astype(np.uint8) * 255
+            found = self._cards_in(blob, area, frame)
+            if not found and any(cv2.countNonZero(cv2.bitwise_and(blob, m)) for m in self.plane.zone_masks.values()):
+                unexplained += int(area)      # something shapeless in the watched zones (a hand, a nudge)
+            cards += [c for c in found if c.zone]   # cards outside the watched zones are not our business
+        return Analysis(cards, cleared, unexplained)
+
+    def _cards_in(self, blob: np.ndarray, area: int, frame: np.ndarray) -> list[Candidate]:
+        """Card-shaped quads in a blob of change: its own rectangle when it is one
+        card's size and shape, else what the card locator finds inside it."""
+        from .locate import order_corners
+        quads = []
+        if area <= 1.6 * self.card_px:
+            pts = cv2.findNonZero(blob)
+            (cx, cy), (w, h), ang = cv2.minAreaRect(pts)
+            long_, short = max(w, h) / self.plane.ppm, min(w, h) / self.plane.ppm
+            if abs(long_ / CARD_MM[1] - 1) < 0.25 and abs(short / CARD_MM[0] - 1) < 0.3 \
+                    and area > 0.7 * w * h:
+                quads.append(cv2.boxPoints(((cx, cy), (w, h), ang)))
+        if not quads and self.locate is not None:
+            mask_img = cv2.warpPerspective(blob, self._plane_to_image(), (frame.shape[1], frame.shape[0]),
+                                           flags=cv2.INTER_NEAREST)
+            for q in self.locate(frame, mask=mask_img):
+                quads.append(self.plane.to_plane(self.plane.to_table(q)).astype(np.float32))
+        out = []
+        for fp in quads:
+            centre = self.plane.from_plane(fp.mean(axis=0, keepdims=True))[0]
+            image_quad = order_corners(self.plane.to_image(self.plane.from_plane(fp)).astype(np.float32))
+            out.append(Candidate(zone_at(self.plane.zones, centre), image_quad, np.asarray(fp, np.float32)))
+        return out
+
+    def _plane_to_image(self) -> np.ndarray:
+        s = np.array([[1 / self.plane.ppm, 0, self.plane.origin[0]], [0, 1 / self.plane.ppm, self.plane.origin[1]],
+                      [0, 0, 1]])
+        return self.plane.h_inv @ s
+
+    def accept(self, rect: np.ndarray, analysis: Analysis) -> None:
+        """Take the scene as the new reference, with its cards and clearings."""
+        self.still = rect.copy()
+        for zone in analysis.cleared:
+            self.footprints[zone] = []
+        for c in analysis.cards:
+            self.footprints.setdefault(c.zone, []).append(c.footprint)
