@@ -465,6 +465,10 @@ def audit(trump: Mode, leader: Seat, plays: Iterable[Card], options: Options = O
     A player who has not played all eight cards (an unfinished hand) may have
     held cards nobody saw; a play is then reported only if it would be illegal
     whatever those cards were, so no one is accused on incomplete evidence.
+    More cards only add obligations, with one exception: under
+    ``undertrump="always"`` a higher trump would have allowed a discard over
+    the partner's trump, so that discard is kept only if no unseen card could
+    have overtrumped.
 
     >>> from referee.cards import parse_cards
     >>> from referee.seats import NORTH
@@ -488,18 +492,17 @@ def audit(trump: Mode, leader: Seat, plays: Iterable[Card], options: Options = O
             seats.append(seat)
             held[seat] |= 1 << card
         first = (first + _winner_index(beats, cards) * step) & 3
-    unseen = ~mask_of(plays) & _ALL
-    complete = [sum(1 for s in seats if s == seat) == 8 for seat in range(4)]
+    unseen = ~mask_of(plays) & _ALL & trump_mask(trump)
+    complete = [seats.count(seat) == 8 for seat in range(4)]
     # Second pass: replay with the rebuilt hands; a card played twice is reported by play().
     game = HandPlay(trump, leader, options)
     game._hands = held
-    maximal = HandPlay(trump, leader, options)
-    maximal._hands = [h | (0 if complete[s] else unseen) for s, h in enumerate(held)]
     found = []
     for seat, card in zip(seats, plays):
+        over_partner = game.winning() == seat ^ 2 and unseen & beats[game._win]
         violation = game.play(card)
-        wider = maximal.play(card)
-        if violation is not None and (complete[seat] or wider is not None):
-            found.append(violation if violation.rule == "already-played" else dataclasses.replace(
-                violation, message=violation.message + " (the cards played later show it)"))
+        if violation is None or (violation.rule == "must-undertrump" and over_partner and not complete[seat]):
+            continue
+        found.append(violation if violation.rule == "already-played" else dataclasses.replace(
+            violation, message=violation.message + " (the cards played later show it)"))
     return found
