@@ -1,0 +1,270 @@
+"""Finding cards lying on a table: each card as a quadrilateral in image pixels.
+
+Why segmentation and not a trained detector: a club's table cloth, lamp and deck
+are unknown in advance, and a detector trained on one set of photos fails on
+the next. A card, whatever its design, is a flat rectangle of one printed sheet
+that differs from the table around it and has straight borders. So we look for
+regions that stand out from the table's own colour (whatever that colour is),
+cut them along strong edges (where one card lies on another), and keep the
+regions whose outline is a convex quadrilateral of a card's proportions.
+
+Quads are returned as ``float32`` arrays of shape (4, 2), in pixels of the image
+given, in one order: clockwise on screen, starting at a corner of a *short*
+side (the card's top or bottom edge), the one of the two possible starts whose
+first corner is nearest the image's top-left. ``read_card`` decides which short
+side is the top (cards are printed symmetrically, so either reads).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import cv2
+import numpy as np
+
+Quad = np.ndarray
+
+#: Long side / short side of a card (63 x 88 mm); perspective and stretched
+#: photos move it, so the accepted range is wide.
+CARD_ASPECT = 88.0 / 63.0
+_ASPECT_RANGE = (1.0, 2.2)
+#: The work size: big enough for a card to have clean borders, small enough for
+#: a live frame. Quads are mapped back to the original pixels.
+_WORK_SIDE = 640
+#: A card's corner stays within about 90 +- 35 degrees under a table camera's perspective.
+_MAX_CORNER_COS = 0.57
+#: Share of printed pixels (colour farther than _PRINT_DELTA from the face's
+#: median, in Lab units) below which a shape is a solid blob, not a card face.
+_MIN_PRINT = 0.03
+_PRINT_DELTA = 30.0
+
+
+def find_cards(image_bgr: np.ndarray, mask: Optional[np.ndarray] = None,
+               roi: Optional[tuple[int, int, int, int]] = None,
+               min_area_frac: float = 0.002, max_area_frac: float = 0.9) -> list[Quad]:
+    """Every card-shaped region of ``image_bgr``, as quads (see module doc).
+
+    ``mask`` (same height/width as the image, non-zero where to look, e.g. the
+    change mask around a card just put on a pile) or ``roi`` (x, y, w, h)
+    restricts the search; a card is kept when most of it lies in the mask.
+    ``min_area_frac``/``max_area_frac`` bound a card's area as a fraction of the
+    searched area (a card filling the whole frame has no table around it and
+    cannot be told from the table).
+    """
+    if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
+        raise ValueError("find_cards needs a BGR colour image (H x W x 3)")
+    h, w = image_bgr.shape[:2]
+    x0, y0 = 0, 0
+    if roi is not None:
+        rx, ry, rw, rh = (int(v) for v in roi)
+        x0, y0 = max(rx, 0), max(ry, 0)
+        x1, y1 = min(rx + rw, w), min(ry + rh, h)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return []
+        image_bgr = image_bgr[y0:y1, x0:x1]
+        if mask is not None:
+            mask = mask[y0:y1, x0:x1]
+    scale = _WORK_SIDE / max(image_bgr.shape[:2])
+    small = cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
+        if scale < 1 else image_bgr
+    scale = min(scale, 1.0)
+    small_mask = None
+    if mask is not None:
+        small_mask = cv2.resize((mask > 0).astype(np.uint8) * 255, (small.shape[1], small.shape[0]),
+                                interpolation=cv2.INTER_NEAREST)
+    quads = _find_in_work_image(small, small_mask, min_area_frac, max_area_frac)
+    out = []
+    for q in quads:
+        q = q / scale + np.array([x0, y0], np.float32)
+        out.append(order_corners(q))
+    return out
+
+
+def _find_in_work_image(img: np.ndarray, mask: Optional[np.ndarray],
+                        min_area_frac: float, max_area_frac: float) -> list[Quad]:
+    area_total = float(mask.astype(bool).sum()) if mask is not None else float(img.shape[0] * img.shape[1])
+    if area_total <= 0:
+        return []
+    min_area, max_area = min_area_frac * area_total, max_area_frac * area_total
+    edges = _edge_map(img)
+    # Printing, not sensor noise: a median filter removes salt-and-pepper first.
+    lab = cv2.cvtColor(cv2.medianBlur(img, 5), cv2.COLOR_BGR2LAB).astype(np.float32)
+    candidates: list[tuple[float, np.ndarray]] = []
+    for fg in _foreground_maps(img, mask):
+        # Cut touching/overlapping cards apart along strong edges, then close
+        # small gaps the cut or glare left inside a card.
+        split = cv2.bitwise_and(fg, cv2.bitwise_not(edges))
+        split = cv2.morphologyEx(split, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        for region in (fg, split):
+            contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            for c in contours:
+                quad = _card_quad(c, min_area, max_area, img.shape)
+                if quad is None:
+                    continue
+                if mask is not None and not _mostly_inside(quad, mask):
+                    continue
+                if not _has_print(quad, lab):
+                    continue
+                candidates.append(quad)
+    return _deduplicate(candidates)
+
+
+def _foreground_maps(img: np.ndarray, mask: Optional[np.ndarray]) -> list[np.ndarray]:
+    """Binary maps of "not table": colour distance from the table's dominant
+    colour (estimated from the searched area itself), thresholded by Otsu, plus
+    a locally adaptive brightness map for uneven light."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    pixels = lab.reshape(-1, 3) if mask is None else lab[mask > 0]
+    table = _dominant_colour(pixels)
+    # Lightness matters less than colour: shadows and lamps change it across the table.
+    diff = lab - table
+    dist = np.sqrt(0.5 * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
+    dist8 = np.clip(dist * (255.0 / max(np.percentile(dist, 99.5), 1.0)), 0, 255).astype(np.uint8)
+    maps = []
+    t, fg = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    maps.append(fg)
+    # Local contrast: works where one lamp lights half the table. Only
+    # "brighter than around": "darker" would pick every pip of a white card.
+    gray = lab[..., 0].astype(np.uint8)
+    block = max(31, (min(img.shape[:2]) // 4) | 1)
+    maps.append(cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY,
+                                      block, -12))
+    # Closed outlines: a white card on a white table differs only by its border.
+    faint = cv2.Canny(lab[..., 0].astype(np.uint8), 8, 24)
+    maps.append(cv2.dilate(faint, np.ones((3, 3), np.uint8)))
+    out = []
+    for fg in maps:
+        fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        fg = _fill_holes(fg)
+        if mask is not None:
+            fg = cv2.bitwise_and(fg, mask)
+        out.append(fg)
+    return out
+
+
+def _dominant_colour(pixels: np.ndarray) -> np.ndarray:
+    """The most common colour (a coarse 3-D histogram's peak, refined by the
+    median of its bin): the table, as long as cards cover less than it."""
+    q = (pixels // 16).astype(np.int32)
+    keys = q[:, 0] * 256 + q[:, 1] * 16 + q[:, 2]
+    peak = np.bincount(keys).argmax()
+    return np.median(pixels[keys == peak], axis=0)
+
+
+def _edge_map(img: np.ndarray) -> np.ndarray:
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    gray = cv2.GaussianBlur(gray, (5, 5), 0)
+    v = float(np.median(gray))
+    edges = cv2.Canny(gray, max(10, 0.4 * v), max(30, 1.0 * v))
+    return cv2.dilate(edges, np.ones((3, 3), np.uint8))
+
+
+def _fill_holes(binary: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(binary)
+    cv2.drawContours(filled, contours, -1, 255, cv2.FILLED)
+    return filled
+
+
+def _card_quad(contour: np.ndarray, min_area: float, max_area: float,
+               shape: tuple[int, ...]) -> Optional[np.ndarray]:
+    area = cv2.contourArea(contour)
+    if area < min_area or area > max_area:
+        return None
+    hull = cv2.convexHull(contour)
+    hull_area = cv2.contourArea(hull)
+    if hull_area <= 0 or area / hull_area < 0.9:
+        return None
+    peri = cv2.arcLength(hull, True)
+    quad = None
+    for eps in (0.02, 0.03, 0.045, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float32)
+            break
+    if quad is None:
+        # Rounded corners or a clipped corner: the best-fitting rectangle.
+        rect = cv2.minAreaRect(hull)
+        quad = cv2.boxPoints(rect).astype(np.float32)
+    quad_area = cv2.contourArea(quad)
+    if quad_area <= 0 or not (0.85 < hull_area / quad_area < 1.12):
+        return None
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    short, long_ = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    if short > long_:
+        short, long_ = long_, short
+    if short <= 0 or not (_ASPECT_RANGE[0] <= long_ / short <= _ASPECT_RANGE[1]):
+        return None
+    # Corners of a card seen from above stay near square; a diamond pip's do not.
+    for i in range(4):
+        a, b = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
+        cos = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+        if abs(cos) > _MAX_CORNER_COS:
+            return None
+    # A card cut by the image border is not a whole card: its outline is the frame.
+    h, w = shape[:2]
+    touching = np.sum((quad[:, 0] < 2) | (quad[:, 0] > w - 3) | (quad[:, 1] < 2) | (quad[:, 1] > h - 3))
+    if touching >= 2:
+        return None
+    return quad
+
+
+def _has_print(quad: np.ndarray, lab: np.ndarray) -> bool:
+    """A card face has printing (indices, pips) on its paper; a solid shape (a
+    pip of a card that fills the frame, a plain card back, a phone) has none.
+    Printing = pixels far in colour from the face's own median colour."""
+    centre = quad.mean(axis=0)
+    inner = (centre + 0.9 * (quad - centre)).astype(np.int32)
+    poly = np.zeros(lab.shape[:2], np.uint8)
+    cv2.fillConvexPoly(poly, inner, 255)
+    pixels = lab[poly > 0]
+    if len(pixels) == 0:
+        return False
+    dist = np.linalg.norm(pixels - np.median(pixels, axis=0), axis=1)
+    return float((dist > _PRINT_DELTA).mean()) >= _MIN_PRINT
+
+
+def _mostly_inside(quad: np.ndarray, mask: np.ndarray) -> bool:
+    poly = np.zeros_like(mask)
+    cv2.fillConvexPoly(poly, quad.astype(np.int32), 255)
+    inside = cv2.countNonZero(cv2.bitwise_and(poly, mask))
+    return inside >= 0.6 * max(cv2.countNonZero(poly), 1)
+
+
+def _deduplicate(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """One quad per card: among overlapping candidates keep the largest (the
+    whole card rather than a part of it), as long as it is not two cards merged
+    (which the shape checks already refused)."""
+    quads = sorted(quads, key=lambda q: -cv2.contourArea(q))
+    kept: list[np.ndarray] = []
+    for q in quads:
+        if all(_iou(q, k) < 0.5 and not _contains(k, q) for k in kept):
+            kept.append(q)
+    return kept
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _contains(outer: np.ndarray, inner: np.ndarray) -> bool:
+    inter, _ = cv2.intersectConvexConvex(outer.astype(np.float32), inner.astype(np.float32))
+    return inter >= 0.8 * cv2.contourArea(inner)
+
+
+def order_corners(quad: np.ndarray) -> Quad:
+    """Clockwise on screen, from a corner of a short side: the one of the two
+    such corners nearest the image's top-left (see module doc)."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    centre = q.mean(axis=0)
+    angles = np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0])
+    q = q[np.argsort(angles)]  # clockwise on screen (y grows downwards)
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        q = np.roll(q, -1, axis=0)  # make q[0]->q[1] a short side
+    alt = np.roll(q, -2, axis=0)
+    if alt[0].sum() < q[0].sum():
+        q = alt
+    return q.astype(np.float32)

@@ -1,0 +1,246 @@
+"""Reading one located card against the enrolled deck, or abstaining.
+
+What tells two cards apart, in order of strength: the two corner indices
+(rank glyph above the suit pip, printed upside down in the opposite corner),
+their colour (red/black, gold/silver), and the body (pip layout, court
+picture). A reading compares each of the seen card's two corners with both
+corners of every enrolled face (normalised cross-correlation in colour, over
+small shifts and scales so a quad a few pixels off still aligns), and the
+whole body in both orientations, then combines them.
+
+A glare spot or a thumb on one corner wipes out that corner's evidence for
+every card alike: a corner whose best match is far below the other's is
+dropped and the reading rests on the other corner and the body.
+
+Never guess: the answer is ``None`` unless the best card beats the runner-up
+by a margin that a *wrong* winner would rarely reach. That margin is chosen at
+enrolment, not on test photos: each enrolled face is read again after random
+perspective, blur, light, noise and glare changes, and the margins between the
+best and second-best *wrong* cards tell how far apart two wrong answers
+naturally are (``choose_abstention``). The confidence reported is calibrated
+against the same trials: the share of wrong-winner margins below the one seen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import cv2
+import numpy as np
+
+from referee.cards import CARD_NAMES
+
+from .deck import Deck, face_views
+
+#: The index region of a face, as fractions of (width, height): the template
+#: part (inner) and the search window around it (outer). Generous enough for
+#: jumbo indices; corners of a deck without indices still carry their border.
+_TEMPLATE = (0.03, 0.03, 0.23, 0.29)
+_SEARCH = (0.0, 0.0, 0.28, 0.34)
+_SCALES = (0.9, 1.0, 1.1)
+_REFINE_TOP = 5
+_BODY_SIZE = (40, 60)
+#: Weights of corners and body in the combined score. The indices decide; the
+#: body breaks ties between cards with look-alike indices (6/9-style glyphs).
+_W_CORNER, _W_BODY = 0.7, 0.3
+#: A corner whose best match is this much below the other corner's is hidden
+#: (glare, a thumb, another card) and left out.
+_HIDDEN_CORNER_DROP = 0.2
+#: Abstention defaults, used only for a deck enrolled without trials.
+_DEFAULT_ABSTAIN = {"min_margin": 0.08, "min_score": 0.45, "null_margins": []}
+_TRIALS_PER_FACE = 6
+
+
+@dataclass(frozen=True)
+class Reading:
+    card: Optional[int]
+    confidence: float
+    details: dict
+
+
+class _Features:
+    """Per-deck templates, computed once from the enrolled faces."""
+
+    def __init__(self, deck: Deck):
+        self.labels: list[int] = []
+        self.corners: list[list[np.ndarray]] = []   # per template: one per scale
+        self.bodies: list[np.ndarray] = []
+        self.body_labels: list[int] = []
+        for card in deck.cards:
+            for face in deck.faces[card]:
+                for corner in (face, cv2.rotate(face, cv2.ROTATE_180)):
+                    patch = _prep(_crop(corner, _TEMPLATE))
+                    self.labels.append(card)
+                    self.corners.append([_rescale(patch, s) for s in _SCALES])
+                self.bodies.append(_body(face))
+                self.body_labels.append(card)
+        self.cards = sorted(set(self.labels))
+        self.index = {c: i for i, c in enumerate(self.cards)}
+
+
+def _features(deck: Deck) -> _Features:
+    if deck._features is None:
+        deck._features = _Features(deck)
+    return deck._features
+
+
+def _crop(face: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    h, w = face.shape[:2]
+    x0, y0, x1, y1 = box
+    return face[int(y0 * h):int(round(y1 * h)), int(x0 * w):int(round(x1 * w))]
+
+
+def _prep(patch: np.ndarray) -> np.ndarray:
+    """Colour patch, lightly smoothed: matching should see glyphs, not noise."""
+    return cv2.GaussianBlur(cv2.medianBlur(patch, 3), (3, 3), 0).astype(np.float32)
+
+
+def _rescale(patch: np.ndarray, s: float) -> np.ndarray:
+    if s == 1.0:
+        return patch
+    return cv2.resize(patch, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+
+
+def _body(face: np.ndarray) -> np.ndarray:
+    gray = cv2.cvtColor(cv2.medianBlur(face, 3), cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(gray, _BODY_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+    small -= small.mean()
+    return small / (np.linalg.norm(small) + 1e-6)
+
+
+def _corner_scores(feats: _Features, search: np.ndarray) -> np.ndarray:
+    """Best NCC per card for one seen corner (its search window): every
+    template at its enrolled scale, then the other scales for the few cards
+    still in the running (a quad off by a few percent changes the index size)."""
+    scores = np.full(len(feats.cards), -1.0, np.float32)
+
+    def match(t: int, scale_index: int) -> None:
+        tpl = feats.corners[t][scale_index]
+        if tpl.shape[0] <= search.shape[0] and tpl.shape[1] <= search.shape[1]:
+            i = feats.index[feats.labels[t]]
+            scores[i] = max(scores[i], float(cv2.matchTemplate(search, tpl, cv2.TM_CCOEFF_NORMED).max()))
+
+    unit = _SCALES.index(1.0)
+    for t in range(len(feats.labels)):
+        match(t, unit)
+    contenders = set(np.argsort(-scores)[:_REFINE_TOP].tolist())
+    for t, label in enumerate(feats.labels):
+        if feats.index[label] in contenders:
+            for k in range(len(_SCALES)):
+                if k != unit:
+                    match(t, k)
+    return scores
+
+
+def score_face(face: np.ndarray, deck: Deck) -> tuple[np.ndarray, dict]:
+    """Combined score per enrolled card (aligned with ``deck.cards``) for a
+    rectified face, and the evidence behind it."""
+    feats = _features(deck)
+    corners = []
+    for view in (face, cv2.rotate(face, cv2.ROTATE_180)):
+        corners.append(_corner_scores(feats, _prep(_crop(view, _SEARCH))))
+    body_seen = _body(face)
+    body_seen_r = body_seen[::-1, ::-1]
+    body = np.full(len(feats.cards), -1.0, np.float32)
+    for label, tpl in zip(feats.body_labels, feats.bodies):
+        i = feats.index[label]
+        body[i] = max(body[i], float((tpl * body_seen).sum()), float((tpl * body_seen_r).sum()))
+    tops = [float(c.max()) for c in corners]
+    used = [j for j in (0, 1) if tops[j] >= max(tops) - _HIDDEN_CORNER_DROP]
+    corner = np.mean([corners[j] for j in used], axis=0)
+    combined = _W_CORNER * corner + _W_BODY * body
+    details = {"corners_used": len(used), "corner_best": [round(t, 3) for t in tops]}
+    return combined, details
+
+
+def decide(scores: np.ndarray, deck: Deck) -> Reading:
+    """The card with the best score, or None when its lead is not clear."""
+    feats = _features(deck)
+    abstain = deck.abstain or _DEFAULT_ABSTAIN
+    order = np.argsort(-scores)
+    best, second = float(scores[order[0]]), float(scores[order[1]]) if len(order) > 1 else -1.0
+    margin = best - second
+    confidence = _confidence(margin, abstain)
+    details = {"best": CARD_NAMES[feats.cards[order[0]]], "score": round(best, 4),
+               "runner_up": CARD_NAMES[feats.cards[order[1]]] if len(order) > 1 else None,
+               "margin": round(margin, 4)}
+    if best < abstain["min_score"]:
+        details["abstained"] = f"best match {best:.2f} below {abstain['min_score']:.2f}: no enrolled card looks like it"
+        return Reading(None, confidence, details)
+    if margin < abstain["min_margin"]:
+        details["abstained"] = (f"{details['best']} leads {details['runner_up']} by {margin:.3f} "
+                                f"< {abstain['min_margin']:.3f}: too close to call")
+        return Reading(None, confidence, details)
+    return Reading(feats.cards[order[0]], confidence, details)
+
+
+def _confidence(margin: float, abstain: dict) -> float:
+    """Share of wrong-winner margins (from enrolment trials) below ``margin``,
+    with one pseudo-count so no reading is ever "certain" from few trials."""
+    null = abstain.get("null_margins") or []
+    if not null:
+        return float(np.clip(margin / (2 * abstain["min_margin"]), 0.0, 1.0))
+    below = sum(1 for m in null if m < margin)
+    return round(below / (len(null) + 1), 4)
+
+
+def read_card(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck) -> tuple[Optional[int], float, dict]:
+    """Read the card inside ``quad`` (as ``find_cards`` returns it, in pixels
+    of ``image_bgr``, the full-resolution frame) -> (card or None, confidence
+    0-1, details: best/runner-up/margin, why it abstained)."""
+    scored = [score_face(face, deck) for face in face_views(image_bgr, quad)]
+    scores = np.max([s for s, _ in scored], axis=0)
+    evidence = max(scored, key=lambda se: float(se[0].max()))[1]
+    reading = decide(scores, deck)
+    return reading.card, reading.confidence, {**reading.details, **evidence}
+
+
+# --- choosing the abstention rule at enrolment -------------------------------------------
+
+def perturb(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A plausible other shot of the same face: the quad a few pixels off,
+    softer focus, other light, sensor noise, sometimes glare on a corner."""
+    h, w = face.shape[:2]
+    src = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    dst = (src + rng.uniform(-0.03, 0.03, (4, 2)) * [w, h]).astype(np.float32)
+    out = cv2.warpPerspective(face, cv2.getPerspectiveTransform(src, dst), (w, h),
+                              borderMode=cv2.BORDER_REPLICATE)
+    sigma = rng.uniform(0.0, 1.5)
+    if sigma > 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
+    gain = rng.uniform(0.7, 1.2, 3) * rng.uniform(0.8, 1.1)
+    out = out.astype(np.float32) * gain + rng.normal(0, 4, out.shape)
+    if rng.random() < 0.3:
+        cx, cy = (w * 0.12, h * 0.15) if rng.random() < 0.5 else (w * 0.88, h * 0.85)
+        yy, xx = np.mgrid[0:h, 0:w]
+        glare = np.exp(-(((xx - cx) / (0.12 * w)) ** 2 + ((yy - cy) / (0.1 * h)) ** 2))
+        out += 200 * glare[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def choose_abstention(deck: Deck, seed: int = 0) -> dict:
+    """The abstention rule for this deck, from reading perturbed copies of its
+    own faces (see module doc). Recorded in the deck's manifest."""
+    rng = np.random.default_rng(seed)
+    feats = _features(deck)
+    null_margins, impostor_best, true_scores = [], [], []
+    for card in deck.cards:
+        for face in deck.faces[card]:
+            for _ in range(_TRIALS_PER_FACE):
+                scores, _ = score_face(perturb(face, rng), deck)
+                truth = feats.index[card]
+                true_scores.append(float(scores[truth]))
+                wrong = np.delete(scores, truth)
+                top2 = np.sort(wrong)[-2:]
+                impostor_best.append(float(top2[-1]))
+                null_margins.append(float(top2[-1] - top2[0]))
+    null_margins.sort()
+    # The margin a wrong winner reaches at most once in 200 trials, and a
+    # score above what a wrong card reaches at the median.
+    min_margin = float(np.quantile(null_margins, 0.995))
+    min_score = float(np.quantile(impostor_best, 0.5))
+    return {"min_margin": round(min_margin, 4), "min_score": round(min_score, 4),
+            "null_margins": [round(m, 4) for m in null_margins],
+            "trials": len(null_margins),
+            "true_score_median": round(float(np.median(true_scores)), 4)}
