@@ -2,7 +2,7 @@
 
 ``python -m bench referee`` plays the same seeded random deals to the end
 through each engine (legal cards at every step, a random legal card, card
-points at the end), then times legal-card queries alone on the positions those
+points at the end; ours also scores the hand with ``referee.scoring``), then times legal-card queries alone on the positions those
 games went through, and measures the memory of one hand state. It prints
 medians of several repeats and our ratio to each peer.
 
@@ -22,9 +22,11 @@ import time
 import tracemalloc
 from typing import Callable, Sequence
 
+from referee.auction import Contract
 from referee.play import HandPlay
 from referee.rules import Options, profile
-from referee.tables import ALL_TRUMP, NO_TRUMP, Mode
+from referee.scoring import score_hand
+from referee.tables import ALL_TRUMP, NO_TRUMP, Mode, trump_name
 
 Deal = tuple[list[int], Mode, int]          # four hands (masks, by seat), trump mode, first leader
 
@@ -70,6 +72,7 @@ class Ours:
 
     @staticmethod
     def random_hand(deal: Deal, options: Options, rand: Callable[[], float]) -> tuple[int, int]:
+        """One hand played at random to the end, then scored (an 80 contract by the first leader)."""
         hands, mode, leader = deal
         hand = HandPlay(mode, leader, options, hands)
         for _ in range(32):
@@ -77,7 +80,9 @@ class Ours:
             for _ in range(int(rand() * legal.bit_count())):
                 legal &= legal - 1
             hand.play((legal & -legal).bit_length() - 1)
-        return hand.card_points
+        contract = Contract(taker=leader, mode=mode, value=80 if options.auction == "contree" else None,
+                            capot=False, counter=1, call=f"80{trump_name(mode)}")
+        return score_hand(options, contract, hand.card_points, hand.tricks_won).score
 
 
 # --- colver (Rust, contrée rules) --------------------------------------------

@@ -319,20 +319,19 @@ class HandPlay:
 
     def legal(self) -> Mask:
         """The legal cards of the player to play (a mask); needs the hands."""
-        if self._memo >= 0:
-            return self._memo
-        hands = self._hands
-        if hands is None:
-            raise PlayError("legal cards need the players' hands; this hand was started without them")
+        legal = self._memo
+        if legal >= 0:
+            return legal
+        try:
+            legal = self._hands[self._to_play]
+        except TypeError:
+            raise PlayError("legal cards need the players' hands; this hand was started without them") from None
         if len(self._history) == 8:
             raise PlayError("the hand is over: all eight tricks have been played")
-        hand = hands[self._to_play]
         trick = self._trick
-        n = len(trick)
-        if n == 0:
-            legal = hand
-        else:
-            legal = _legal(hand, trick[0], self._win, n >= 2 and self._winpos == n - 2,
+        if trick:
+            n = len(trick)
+            legal = _legal(legal, trick[0], self._win, n >= 2 and self._winpos == n - 2,
                            self._ruff, self._must_beat, self._beats, self._rule)
         self._memo = legal
         return legal
