@@ -1,0 +1,450 @@
+"""A seeded noisy table: whole games as the sensors of a real table would report them.
+
+Why: a table referee is only as good as its behaviour on imperfect input, and
+real tables are rare in a test run. :func:`simulate` plays whole games (deal,
+auction, play, pickups) by random but rule-abiding players, plants violations
+of every kind the referee must catch, and emits what a camera and RFID
+antennas would see, with faults at configurable rates. It is pure (a seed
+fixes everything) and reused by the demo to drive the dashboard.
+
+What the sensors see (DESIGN zones): RFID tags arrive in ``hand:X`` as the
+dealer deals packet by packet, leave ``hand:X`` and arrive in ``play:X`` when
+played, leave ``play:X`` and arrive in ``pile:NS``/``pile:EW`` when the trick
+is picked up; the camera sees each card appear in ``play:X`` (with a frame
+reference and a confidence) and each play zone cleared. The console (the
+human referee) enters the calls of the auction and "belote".
+
+Faults (:class:`Faults`, rates per opportunity): ``misread`` (the camera reads
+another card), ``unreadable`` (the camera cannot read it), ``rfid_miss`` (a tag
+edge never reported), ``rfid_late`` (reported 0.2-0.8 s late), ``duplicate``
+(an observation reported twice), ``knocked`` (a card on the table bumped into
+another play zone), ``takeback`` (a card shown in the play zone and taken back
+before the real one is played). Planted violations (``violations``: the share
+of hands that get one): ``revoke`` (must-follow), ``no-trump`` (must-trump),
+``no-overtrump`` (must-overtrump), ``out-of-turn``, ``wrong-pickup``,
+``misdeal`` (packet of 4, wrong order, a card left in the dealing area, a
+deck with a duplicate card; the same dealer then deals again).
+
+:func:`run` feeds a :class:`~referee.table.TableReferee` with the stream,
+answers its conflicts as the ground truth says (the :class:`Oracle` plays the
+human referee at the console) and measures recall, false accusations,
+conflicts per hand and hands scored exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Callable, Optional
+
+from .auction import Auction
+from .game import Game
+from .cards import Card, card_name, mask_of, suit_of, rank_of, KING, QUEEN
+from .observations import CardGone, CardSeen, ConsoleAction, Observation, ZoneCleared
+from .play import HandPlay
+from .rules import Options, profile
+from .seats import SEAT_NAMES, Seat, next_seat, team_of, TEAM_NAMES
+
+PLAY_KINDS = {"revoke": "must-follow", "no-trump": "must-trump", "no-overtrump": "must-overtrump"}
+VIOLATION_KINDS = tuple(PLAY_KINDS) + ("out-of-turn", "wrong-pickup", "misdeal")
+MISDEAL_KINDS = ("packet", "order", "short", "duplicate")
+PATTERNS = ((3, 2, 3), (3, 3, 2), (2, 3, 3))
+
+
+@dataclass(frozen=True)
+class Faults:
+    """Fault rates of the simulated sensors, and the share of hands with a planted violation."""
+
+    misread: float = 0.02
+    unreadable: float = 0.02
+    rfid_miss: float = 0.02
+    rfid_late: float = 0.03
+    duplicate: float = 0.02
+    knocked: float = 0.01
+    takeback: float = 0.01
+    violations: float = 0.25
+    camera: bool = True          # which sensors the table has
+    rfid: bool = True
+
+
+class FaultsError(ValueError):
+    """A --faults text that does not parse."""
+
+
+def parse_faults(text: str) -> Faults:
+    """``"default"``, ``"none"`` (perfect sensors, no violation), or ``name=value,...``
+    over the defaults (``misread=0.05,rfid=false``)."""
+    text = (text or "default").strip()
+    if text == "default":
+        return Faults()
+    if text == "none":
+        return Faults(**{f.name: 0.0 for f in fields(Faults) if f.type == "float"})
+    known = {f.name: f for f in fields(Faults)}
+    values: dict[str, Any] = {}
+    for item in text.split(","):
+        name, _, value = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if name not in known or not value:
+            raise FaultsError(f"--faults: {item!r} is not name=value with a name among "
+                              f"{', '.join(known)} (or write default / none)")
+        if known[name].type == "bool":
+            values[name] = value.strip().lower() in ("1", "true", "yes", "on")
+            continue
+        try:
+            rate = float(value)
+        except ValueError:
+            raise FaultsError(f"--faults: {name} takes a rate from 0 to 1, not {value!r}") from None
+        if not 0 <= rate <= 1:
+            raise FaultsError(f"--faults: {name} takes a rate from 0 to 1, not {value!r}")
+        values[name] = rate
+    return replace(Faults(), **values)
+
+
+def uid_of(card: Card) -> str:
+    """The RFID tag of a card of the simulated deck."""
+    return f"04{card:02X}5A{(card * 37) % 251:02X}C3D4E5"
+
+
+@dataclass(frozen=True)
+class Planted:
+    """A violation the simulator planted: what the referee must find."""
+
+    kind: str
+    hand: int
+    seat: Seat
+    trick: Optional[int] = None
+    card: Optional[Card] = None
+    detail: str = ""
+
+    @property
+    def rule(self) -> str:
+        return PLAY_KINDS.get(self.kind, self.kind)
+
+    def as_dict(self) -> dict[str, Any]:
+        out = {"kind": self.kind, "rule": self.rule, "hand": self.hand, "seat": SEAT_NAMES[self.seat]}
+        if self.trick is not None:
+            out["trick"] = self.trick
+        if self.card is not None:
+            out["card"] = card_name(self.card)
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+@dataclass
+class SimGame:
+    """One simulated game: the sensor stream and its ground truth."""
+
+    header: dict[str, Any]
+    observations: list[Observation]
+    record: list[dict[str, Any]]                 # the true game record (header first)
+    planted: list[Planted]
+    plays: dict[tuple[int, int, Seat], Card]     # (hand, trick, seat) -> card truly played
+    misdeals: set[int]                           # hand numbers whose (first) deal was a misdeal
+    hands: int
+    truth: Game                                  # the true game, replayed by the rules engine
+
+
+class _Emitter:
+    """Builds the observation stream with faults; everything is time-stamped, sorted at the end."""
+
+    def __init__(self, rng: random.Random, faults: Faults):
+        self.rng = rng
+        self.f = faults
+        self.items: list[tuple[float, int, Observation]] = []
+        self.frame = 0
+
+    def _add(self, obs: Observation) -> None:
+        self.items.append((obs.t, len(self.items), obs))
+
+    def console(self, t: float, **kw: Any) -> None:
+        self._add(ConsoleAction(t=t, **kw))
+
+    def rfid(self, t: float, seen: bool, zone: str, card: Card, uid: Optional[str] = None) -> None:
+        if not self.f.rfid:
+            return
+        r = self.rng.random()
+        if r < self.f.rfid_miss:
+            return
+        if r < self.f.rfid_miss + self.f.rfid_late:
+            t += self.rng.uniform(0.2, 0.8)
+        uid = uid or uid_of(card)
+        evidence = {"antenna": zone}
+        obs = (CardSeen(source="rfid", t=t, zone=zone, card=card, uid=uid, evidence=evidence) if seen
+               else CardGone(source="rfid", t=t, zone=zone, card=card, uid=uid, evidence=evidence))
+        self._add(obs)
+        if self.rng.random() < self.f.duplicate:
+            self._add(replace(obs, t=t + 0.05))
+
+    def camera_seen(self, t: float, zone: str, card: Card, honest: bool = False) -> None:
+        if not self.f.camera:
+            return
+        self.frame += 1
+        r = self.rng.random()
+        read, conf = card, round(self.rng.uniform(0.9, 1.0), 3)
+        if not honest and r < self.f.misread:
+            read = self.rng.choice([c for c in range(32) if c != card])
+            conf = round(self.rng.uniform(0.55, 0.9), 3)
+        elif not honest and r < self.f.misread + self.f.unreadable:
+            read, conf = None, round(self.rng.uniform(0.1, 0.4), 3)
+        obs = CardSeen(source="camera", t=t, zone=zone, card=read, confidence=conf,
+                       evidence={"frame": f"cam0:{self.frame}"})
+        self._add(obs)
+        if self.rng.random() < self.f.duplicate:
+            self._add(replace(obs, t=t + 0.04))
+
+    def camera_gone(self, t: float, zone: str, card: Card) -> None:
+        if self.f.camera:
+            self._add(CardGone(source="camera", t=t, zone=zone, card=card))
+
+    def camera_cleared(self, t: float, zone: str) -> None:
+        if self.f.camera:
+            self._add(ZoneCleared(source="camera", t=t, zone=zone))
+
+    def stream(self) -> list[Observation]:
+        return [obs for _, _, obs in sorted(self.items, key=lambda item: (item[0], item[1]))]
+
+
+def _packets(rng: random.Random, dealer: Seat, deck: list[Card], clockwise: bool) -> list[tuple[Seat, list[Card]]]:
+    pattern = rng.choice(PATTERNS)
+    order = [next_seat(dealer, clockwise)]
+    for _ in range(3):
+        order.append(next_seat(order[-1], clockwise))
+    packets, i = [], 0
+    for size in pattern:
+        for seat in order:
+            packets.append((seat, deck[i:i + size]))
+            i += size
+    return packets
+
+
+def _misdeal(rng: random.Random, kind: str, packets: list[tuple[Seat, list[Card]]]):
+    """Spoil a deal; returns (packets, card left in the dealing area, {card: uid} of a wrong tag)."""
+    packets = [(s, list(c)) for s, c in packets]
+    left, tags = None, {}
+    if kind == "packet":                       # a packet of 4 to the first seat, the dealer one short
+        packets[0][1].append(packets[-1][1].pop())
+    elif kind == "order":                      # the second round starts at the wrong seat
+        second = packets[4:8]
+        packets[4:8] = second[1:] + second[:1]
+    elif kind == "short":                      # the last card stays on the table
+        left = packets[-1][1].pop()
+    else:                                      # the deck holds a card twice (a wrong tag)
+        cards = [c for _, cs in packets for c in cs]
+        a, b = rng.sample(cards, 2)
+        tags = {b: uid_of(a)}
+    return packets, left, tags
+
+
+def _auction(rng: random.Random, options: Options, dealer: Seat) -> tuple[list[tuple[Seat, str]], Auction]:
+    auction = Auction(options, dealer)
+    calls = []
+    eager = rng.random() < 0.85                # otherwise a hand where everyone passes
+    while not auction.done:
+        seat = auction.to_speak
+        legal = auction.legal_calls()
+        bids = [c for c in legal if c[0].isdigit()]
+        call = "pass"
+        if "counter" in legal and rng.random() < 0.03:
+            call = "counter"
+        elif "recounter" in legal and rng.random() < 0.2:
+            call = "recounter"
+        elif bids and eager and rng.random() < (0.6 if auction.last_bid is None else 0.2):
+            call = rng.choice(bids[:min(len(bids), 8)])
+        calls.append((seat, call))
+        auction.apply(seat, call)
+    return calls, auction
+
+
+def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: str = "ffb-contree",
+             seats: Optional[dict[str, str]] = None) -> SimGame:
+    """Play ``hands`` hands (misdeals and all-pass hands included) of a seeded noisy table."""
+    rng = random.Random(seed)
+    options = profile(rules)
+    if options.auction != "contree":
+        raise ValueError(f"the simulator plays contrée auctions; profile {rules!r} uses a turned card")
+    cw = options.clockwise
+    header = {"type": "game", "version": 1, "rules": rules, "options": {},
+              "seats": seats or {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}}
+    em = _Emitter(rng, faults)
+    record: list[dict[str, Any]] = [header]
+    planted: list[Planted] = []
+    plays: dict[tuple[int, int, Seat], Card] = {}
+    misdeals: set[int] = set()
+    dealer = rng.randrange(4)
+    t = 1.0
+    em.console(t, action="start", seat=dealer)
+    number = 0
+    truth = Game(header)
+    while True:
+        for event in record[len(truth.events):]:
+            truth.apply(event)
+        if number >= hands or truth.over:
+            break
+        number += 1
+        plant = rng.choice(VIOLATION_KINDS) if rng.random() < faults.violations else None
+        t += 2.0
+        # --- the deal, packet by packet (a spoilt one first when a misdeal is planted)
+        deck = list(range(32))
+        rng.shuffle(deck)
+        if plant == "misdeal":
+            kind = rng.choice(MISDEAL_KINDS)
+            bad, left, tags = _misdeal(rng, kind, _packets(rng, dealer, deck, cw))
+            t = _emit_deal(em, rng, bad, t, tags)
+            if left is not None:
+                em.rfid(t, True, "deal", left)
+            planted.append(Planted("misdeal", number, dealer, detail=kind))
+            misdeals.add(number)
+            t += 3.0                           # the referee stops the game; the cards are gathered
+            for seat, cards in bad:
+                for card in cards:
+                    em.rfid(t + rng.uniform(0, 0.5), False, f"hand:{SEAT_NAMES[seat]}", card,
+                            tags.get(card))
+            if left is not None:
+                em.rfid(t + 0.6, False, "deal", left)
+            t += 4.0
+            rng.shuffle(deck)
+        packets = _packets(rng, dealer, deck, cw)
+        t = _emit_deal(em, rng, packets, t, {})
+        held = [0, 0, 0, 0]
+        for seat, cards in packets:
+            held[seat] |= mask_of(cards)
+        deal = {"type": "deal", "dealer": SEAT_NAMES[dealer],
+                "hands": {SEAT_NAMES[s]: [card_name(c) for c in sorted(_iter(held[s]))] for s in range(4)}}
+        record.append(deal)
+        # --- the auction, entered at the console
+        calls, auction = _auction(rng, options, dealer)
+        for seat, call in calls:
+            t += rng.uniform(0.8, 1.6)
+            em.console(t, action="call", seat=seat, call=call)
+            record.append({"type": "call", "seat": SEAT_NAMES[seat], "call": call})
+        if auction.contract is None:           # all passed: the cards are gathered, next dealer
+            t += 2.0
+            for seat in range(4):
+                for card in _iter(held[seat]):
+                    em.rfid(t + rng.uniform(0, 0.6), False, f"hand:{SEAT_NAMES[seat]}", card)
+            t += 3.0
+            dealer = dealer if options.redeal_same_dealer else next_seat(dealer, cw)
+            continue
+        contract = auction.contract
+        t = _play_hand(em, rng, options, contract, dealer, held, number, plant, t, record, planted, plays)
+        dealer = next_seat(dealer, cw)
+    return SimGame(header, em.stream(), record, planted, plays, misdeals, number, truth)
+
+
+def _iter(mask: int):
+    from .cards import iter_cards
+    return iter_cards(mask)
+
+
+def _emit_deal(em: _Emitter, rng: random.Random, packets, t: float, tags: dict[Card, str]) -> float:
+    for seat, cards in packets:
+        for card in cards:
+            t += 0.2
+            em.rfid(t, True, f"hand:{SEAT_NAMES[seat]}", card, tags.get(card))
+        t += 0.4
+    return t
+
+
+def _play_hand(em: _Emitter, rng: random.Random, options: Options, contract, dealer: Seat, held: list[int],
+               number: int, plant: Optional[str], t: float, record: list, planted: list,
+               plays: dict) -> float:
+    cw = options.clockwise
+    hp = HandPlay(contract.mode, next_seat(dealer, cw), options, list(held))
+    trump = contract.mode if contract.mode < 4 else None
+    belote_holder = None
+    if trump is not None:
+        pair = (1 << (trump * 8 + KING)) | (1 << (trump * 8 + QUEEN))
+        belote_holder = next((s for s in range(4) if held[s] & pair == pair), None)
+    said = 0
+    out_of_turn = (rng.randrange(1, 9), rng.randrange(1, 4)) if plant == "out-of-turn" else None
+    wrong_pickup = rng.randrange(1, 9) if plant == "wrong-pickup" else None
+    want = PLAY_KINDS.get(plant or "")
+    t += 2.0
+    for trick in range(1, 9):
+        leader = hp.to_play
+        chosen: list[tuple[Seat, Card, Optional[str]]] = []
+        for position in range(4):
+            seat = hp.to_play
+            legal = hp.legal()
+            hand = hp.hand(seat)
+            card = None
+            if want and position and trick < 8 and rng.random() < 0.5:
+                for c in _iter(hand & ~legal):
+                    v = hp.copy().play(c)
+                    if v is not None and v.rule == want:
+                        card = c
+                        planted.append(Planted(plant, number, seat, trick, c))
+                        want = None
+                        break
+            if card is None:
+                card = rng.choice(list(_iter(legal)))
+            say = None
+            if seat == belote_holder and suit_of(card) == trump and rank_of(card) in (KING, QUEEN):
+                say = "belote" if said == 0 else "rebelote"
+                said += 1
+            hp.play(card)
+            chosen.append((seat, card, say))
+            plays[(number, trick, seat)] = card
+            ev = {"type": "play", "seat": SEAT_NAMES[seat], "card": card_name(card)}
+            if say:
+                ev["say"] = say
+            record.append(ev)
+        # --- the times each card is put down; an early card jumps ahead of its turn
+        times = []
+        for position in range(4):
+            t += rng.uniform(1.3, 2.2)
+            times.append(t)
+        order = list(range(4))
+        if out_of_turn and out_of_turn[0] == trick:
+            j = out_of_turn[1]
+            times[j] = times[j - 1] - 0.5
+            seat, card, _ = chosen[j]
+            planted.append(Planted("out-of-turn", number, seat, trick, card))
+        for position in order:
+            seat, card, say = chosen[position]
+            tp = times[position]
+            zone = f"play:{SEAT_NAMES[seat]}"
+            if rng.random() < em.f.takeback and position > 0 and out_of_turn != (trick, position):
+                shown = rng.choice(list(_iter(hp_hand_before(held, plays, number, trick, seat, card))) or [card])
+                em.camera_seen(tp - 0.9, zone, shown, honest=True)
+                em.rfid(tp - 0.9, False, f"hand:{SEAT_NAMES[seat]}", shown)
+                em.rfid(tp - 0.85, True, zone, shown)
+                em.camera_gone(tp - 0.55, zone, shown)
+                em.rfid(tp - 0.5, False, zone, shown)
+                em.rfid(tp - 0.45, True, f"hand:{SEAT_NAMES[seat]}", shown)
+            em.rfid(tp, False, f"hand:{SEAT_NAMES[seat]}", card)
+            em.camera_seen(tp + 0.08, zone, card)
+            em.rfid(tp + 0.12, True, zone, card)
+            if say:
+                em.console(tp + 0.3, action="belote", seat=seat)
+        # --- a card bumped into another zone once it is settled
+        tclear = t + rng.uniform(1.4, 2.0)
+        if rng.random() < em.f.knocked:
+            seat, card, _ = chosen[rng.randrange(4)]
+            if times[[s for s, _, _ in chosen].index(seat)] + 1.3 < tclear - 0.2:
+                tk = tclear - 0.2
+                other = rng.choice([s for s in range(4) if s != seat])
+                em.camera_gone(tk, f"play:{SEAT_NAMES[seat]}", card)
+                em.camera_seen(tk + 0.02, f"play:{SEAT_NAMES[other]}", card, honest=True)
+                em.rfid(tk + 0.03, False, f"play:{SEAT_NAMES[seat]}", card)
+                em.rfid(tk + 0.05, True, f"play:{SEAT_NAMES[other]}", card)
+        # --- the pickup, by the winner's side (or the other one when planted)
+        winner = hp.winners[-1]
+        pile = team_of(winner) if wrong_pickup != trick else 1 - team_of(winner)
+        if wrong_pickup == trick:
+            planted.append(Planted("wrong-pickup", number, winner ^ 1, trick, detail=TEAM_NAMES[pile]))
+        t = tclear
+        for seat, card, _ in chosen:
+            em.camera_cleared(t, f"play:{SEAT_NAMES[seat]}")
+        for i, (seat, card, _) in enumerate(chosen):
+            em.rfid(t + 0.05 + 0.02 * i, False, f"play:{SEAT_NAMES[seat]}", card)
+            em.rfid(t + 0.3 + 0.05 * i, True, f"pile:{TEAM_NAMES[pile]}", card)
+        t += 0.6
+    return t + 1.0
+
+
+def hp_hand_before(held: list[int], plays: dict, number: int, trick: int, seat: Seat, card: Card) -> int:
+    """What ``seat`` held just before playing ``card`` (the card itself left out)."""
+    played = mask_of(c for (h, k, s), c in plays.items() if h == number and s == seat and k < trick)
+    return held[seat] & ~played & ~(1 << card)

@@ -1,0 +1,240 @@
+"""The event store: one SQLite file per game, append-only, safe against a crash.
+
+Why SQLite in WAL mode: a table referee must not lose the game when the
+process dies (a kill -9, a power cut) and must come back exactly where it was.
+Every observation (accepted or rejected, with the reason) and every game event
+is appended here; after a restart the referee replays the stored observations
+and is back in the same state, with the same game events, violations and
+conflicts (``referee/table.py`` is deterministic).
+
+Writes are grouped in transactions, one per *burst* of observations (what a
+sensor delivers at once): WAL + ``synchronous=NORMAL`` makes a commit cheap
+and atomic, so after a crash a burst is either entirely there or entirely
+absent, never half applied. :class:`StoredReferee` returns the outputs of a
+burst only after its commit, so nothing reaches a screen that the disk does
+not hold.
+
+An observation may carry a ``cursor`` (a position in the source it came from:
+a file offset, a line number): :attr:`EventStore.cursor` is the last one
+committed, so a reader that restarts resumes right after it and nothing is
+read twice or lost.
+
+The game record (``docs/record-format.md``, JSON Lines) is the exchange form:
+:meth:`EventStore.export_record` writes it, :func:`import_record` creates a
+store from one.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Optional
+
+from .observations import Observation, ObservationError, from_dict, to_dict
+from .table import Output, TableReferee
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS observations (
+    id INTEGER PRIMARY KEY,          -- the observation id the referee cites as evidence
+    raw TEXT NOT NULL,               -- exactly as received (JSON), even when malformed
+    status TEXT NOT NULL,            -- accepted | rejected
+    reason TEXT,                     -- why it was rejected
+    cursor TEXT                      -- position in the source, for an idempotent reader
+);
+CREATE TABLE IF NOT EXISTS events (
+    n INTEGER PRIMARY KEY,           -- 1-based index in the game record (after the header)
+    obs INTEGER,                     -- the observation that produced it
+    event TEXT NOT NULL              -- the game record line (JSON)
+);
+"""
+
+
+class StoreError(RuntimeError):
+    """A store that cannot be used as asked (another game's file, a damaged file)."""
+
+
+class EventStore:
+    """Append-only SQLite storage of one game's observations and events."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        try:
+            self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a usable game store ({exc}); "
+                             f"move it aside and start a new one") from None
+        self._in_tx = False
+
+    # -- transactions -------------------------------------------------------
+    def begin(self) -> None:
+        if not self._in_tx:
+            self.db.execute("BEGIN")
+            self._in_tx = True
+
+    def commit(self) -> None:
+        if self._in_tx:
+            self.db.execute("COMMIT")
+            self._in_tx = False
+
+    def close(self) -> None:
+        self.commit()
+        self.db.close()
+
+    # -- the game header ----------------------------------------------------
+    @property
+    def header(self) -> Optional[dict[str, Any]]:
+        row = self.db.execute("SELECT value FROM meta WHERE key='header'").fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def set_header(self, header: dict[str, Any]) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('header', ?)", (json.dumps(header),))
+
+    # -- appending ------------------------------------------------------------
+    def append_observation(self, raw: str, status: str, reason: Optional[str] = None,
+                           cursor: Optional[str] = None) -> int:
+        self.begin()
+        return self.db.execute("INSERT INTO observations (raw, status, reason, cursor) VALUES (?, ?, ?, ?)",
+                               (raw, status, reason, cursor)).lastrowid
+
+    def append_events(self, events: Iterable[tuple[int, Optional[int], dict[str, Any]]]) -> None:
+        self.begin()
+        self.db.executemany("INSERT INTO events (n, obs, event) VALUES (?, ?, ?)",
+                            ((n, obs, json.dumps(ev, separators=(",", ":"))) for n, obs, ev in events))
+
+    # -- reading --------------------------------------------------------------
+    @property
+    def cursor(self) -> Optional[str]:
+        row = self.db.execute("SELECT cursor FROM observations WHERE cursor IS NOT NULL "
+                              "ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else row[0]
+
+    def observations(self) -> Iterator[tuple[int, str, str, Optional[str]]]:
+        """``(id, raw, status, reason)`` of every stored observation, in order."""
+        yield from self.db.execute("SELECT id, raw, status, reason FROM observations ORDER BY id")
+
+    def events(self) -> list[dict[str, Any]]:
+        return [json.loads(row[0]) for row in self.db.execute("SELECT event FROM events ORDER BY n")]
+
+    def counts(self) -> dict[str, int]:
+        obs = dict(self.db.execute("SELECT status, COUNT(*) FROM observations GROUP BY status").fetchall())
+        return {"accepted": obs.get("accepted", 0), "rejected": obs.get("rejected", 0),
+                "events": self.db.execute("SELECT COUNT(*) FROM events").fetchone()[0]}
+
+    def export_record(self) -> list[dict[str, Any]]:
+        """The game record: the header line then every game event."""
+        header = self.header
+        if header is None:
+            raise StoreError(f"{self.path} holds no game yet")
+        return [header] + self.events()
+
+
+def write_record(lines: list[dict[str, Any]], path: str | Path) -> None:
+    Path(path).write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines))
+
+
+def import_record(lines: list[dict[str, Any]], path: str | Path) -> "StoredReferee":
+    """A new store at ``path`` holding a game record (header + events), and its referee."""
+    if not lines or lines[0].get("type") != "game":
+        raise StoreError("a game record starts with its {\"type\":\"game\"} line")
+    if Path(path).exists():
+        raise StoreError(f"{path} exists: import into a new file")
+    referee = StoredReferee(path, header=lines[0])
+    referee.load_events(lines[1:])
+    return referee
+
+
+class StoredReferee(TableReferee):
+    """A :class:`TableReferee` whose every input and event is in an :class:`EventStore`.
+
+    ``StoredReferee(path, rules=..., seats=...)`` creates a new game or reopens
+    the one at ``path`` (its stored rules win; the arguments are then only
+    checked). Reopening replays the stored observations, so the referee is
+    exactly where it was before a crash.
+
+    ``ingest`` stores then acts on one observation and commits;
+    ``ingest_burst`` does a whole burst in one transaction (much faster) and
+    returns its outputs after the commit. ``ingest_raw`` takes the JSON text
+    as it came from a sensor or a file: malformed input is stored as rejected
+    with its reason, and the game goes on.
+    """
+
+    def __init__(self, path: str | Path, rules: str = "ffb-contree", options: Optional[dict] = None,
+                 seats: Optional[dict[str, str]] = None, header: Optional[dict[str, Any]] = None):
+        self.store = EventStore(path)
+        stored = self.store.header
+        header = stored or header or TableReferee.make_header(rules, options, seats)
+        super().__init__(header=header)
+        self._replaying = True
+        if stored is None:
+            self.store.set_header(header)
+        else:
+            for oid, raw, status, reason in self.store.observations():
+                self._ingest_raw(raw, None, store=False)
+            if self.store.counts()["events"] > len(self.events):
+                # An imported record: events without the observations that made them.
+                self.load_events(self.store.events()[len(self.events):], store=False)
+        self.store.commit()
+        self._replaying = False
+        self._stored_events = len(self.events)
+
+    # -- the durable side of ingestion -------------------------------------------
+    def _after(self, obs_id: Optional[int]) -> None:
+        """Append the game events created since the last call."""
+        new = self.events[self._stored_events:]
+        if new:
+            self.store.append_events((self._stored_events + i + 1, obs_id, ev) for i, ev in enumerate(new))
+            self._stored_events = len(self.events)
+
+    def _ingest_raw(self, raw: str, cursor: Optional[str], store: bool = True) -> list[Output]:
+        try:
+            data = json.loads(raw)
+            obs = from_dict(data)
+            reason = self.check(obs)
+        except (ValueError, ObservationError) as exc:
+            obs, reason = None, str(exc) if isinstance(exc, ObservationError) else f"not JSON: {exc}"
+        if store:
+            oid = self.store.append_observation(raw, "rejected" if reason else "accepted", reason, cursor)
+        if obs is None or reason:
+            return self.reject(reason)
+        outputs = self.ingest(obs, checked=True)
+        if store:
+            self._after(oid)
+        return outputs
+
+    def ingest_raw(self, raw: str, cursor: Optional[str] = None) -> list[Output]:
+        outputs = self._ingest_raw(raw, cursor)
+        self.store.commit()
+        return outputs
+
+    def ingest_burst(self, items: Iterable[Observation | str | tuple[str, str]]) -> list[Output]:
+        """Store and act on a burst in one transaction; outputs come back after the commit.
+
+        Items are observations, raw JSON texts, or ``(raw, cursor)`` pairs."""
+        outputs: list[Output] = []
+        for item in items:
+            if isinstance(item, tuple):
+                outputs += self._ingest_raw(item[0], item[1])
+            elif isinstance(item, str):
+                outputs += self._ingest_raw(item, None)
+            else:
+                outputs += self._ingest_raw(json.dumps(to_dict(item)), None)
+        self.store.commit()
+        return outputs
+
+    def submit(self, obs: Observation) -> list[Output]:
+        """One observation (a console action, a sensor report), stored and committed."""
+        return self.ingest_burst([obs])
+
+    def load_events(self, events: list[dict[str, Any]], store: bool = True) -> None:
+        super().load_events(events)
+        if store and not self._replaying:
+            self._after(None)
+            self.store.commit()
+
+    def close(self) -> None:
+        self.store.close()

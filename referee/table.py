@@ -1,0 +1,988 @@
+"""The table referee: what the sensors saw and the console said, turned into a refereed game.
+
+Why a layer between sensors and rules: a camera misreads, an antenna misses a
+tag or reads it late, a card gets bumped into the wrong zone, a player shows
+a card and takes it back. The rules engine (:class:`referee.game.Game`) must
+only ever see *facts*; this module decides which observations are facts, and
+when the evidence is not good enough it raises a **conflict** for the
+referee's console instead of accusing anyone.
+
+It is pure and deterministic (no clock: observation times are the only time),
+so the same observations always give the same game; ``referee/store.py`` adds
+the SQLite store and crash recovery around it.
+
+API (the dashboard and the demo build on it)
+--------------------------------------------
+
+``TableReferee(rules="ffb-contree", options=None, seats=None, dealer=None)``
+(or ``header=`` a record's game line); ``StoredReferee`` in
+:mod:`referee.store` is the same with a store path.
+
+- ``ingest(observation) -> list[Output]``: one observation
+  (:mod:`referee.observations`: ``CardSeen``, ``CardGone``, ``ZoneCleared``,
+  ``SensorState`` or a ``ConsoleAction``), in time order. Each observation gets
+  an id (1, 2, ...: the evidence that violations cite). Garbage (time going
+  back for a source, a seat or card that is not one) is an ``Output("rejected")``
+  with the reason; the game goes on.
+- Console actions, each one observation (so they are stored and replayed):
+  ``start(dealer, t)``, ``call(seat, call, t)``, ``belote(seat, t)``,
+  ``declare(seat, cards, t)``, ``replace(ref, card, t, by, reason)``,
+  ``undo(t, by, reason)``, ``confirm(conflict, t, by)``, ``dismiss(conflict, t, by)``,
+  ``resolve(conflict, card, t, by)``, ``penalty(seat, rule, t, by)``,
+  ``redeal(t, by, reason)``. ``t`` is the console's time on the table's clock.
+- ``snapshot()``: the whole state as a JSON-able dict: ``phase``, ``dealer``,
+  ``auction``, ``contract``, ``trick``, ``tricks``, ``hands`` (results),
+  ``totals``, ``violations``, ``conflicts``, ``zones`` (cards on the table not
+  yet decided), ``sensors``, and ``private`` (the cards held: filter it out of
+  public feeds).
+- ``record`` (the game record: header then events, DESIGN's JSON Lines form),
+  ``violations()`` (every violation, the table's included), ``results``.
+
+Outputs (:class:`Output`, ``kind`` then fields; ``as_dict()`` for JSON):
+``event`` (``n``, ``event``: a line appended to the game record),
+``violation`` (``hand``, and DESIGN's violation fields with ``evidence``),
+``conflict`` (an open question for the console: ``id``, ``kind``, ``message``,
+``hand``, ``trick``, ``seat``, ``proposal``, ``choices``), ``resolved``,
+``score`` (a finished hand and the totals), ``rejected``, ``notice``.
+
+Conflicts: ``card-mismatch`` (camera and RFID disagree: the RFID card is
+recorded; confirm keeps it, dismiss takes the camera's, resolve names the
+card), ``card-unknown`` (no trustworthy reading: resolve names the card),
+``camera-only`` (a card only the camera saw would make a violation: confirm
+the card or resolve with the right one), ``out-of-turn`` (a card early in a
+zone, nobody saw which hand it left: confirm records the out-of-turn play),
+``deal`` (the deal was not fully seen and looks wrong: confirm declares a
+misdeal, dismiss accepts the deal). A *blocking* conflict holds the game
+events behind it until the console answers (the cards stay on the table).
+
+Table rules checked here (the rest is the engine's): ``misdeal`` (a seat
+without 8 cards, a packet of 1 or 4, packets not in the profile's order, two
+tags for one card, a card left in the dealing area) and ``wrong-pickup``. In
+the record a misdeal is the deal then its undo (a correction with a
+``misdeal`` field), and a pickup a ``pickup`` field on the trick's last play.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .cards import Card, card_name, iter_cards, mask_of, pretty
+from .game import Game
+from .observations import (CardGone, CardSeen, ConsoleAction, Observation, ObservationError, SensorState,
+                           ZoneCleared)
+from .play import audit
+from .record import RecordError
+from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of, turn_order
+from .violations import Violation
+
+#: Seconds a card must stay in a play zone before it counts as played (a card
+#: shown and taken back within this time was never played).
+SETTLE = 1.0
+#: Seconds to wait for the RFID to confirm a card only the camera read.
+RFID_WAIT = 1.0
+#: Seconds to wait for any reading of a card nobody could read yet.
+UNKNOWN_WAIT = 2.0
+#: Seconds after a trick is cleared to wait for the pile antennas.
+PICKUP_WAIT = 1.5
+#: Two arrivals in a seat's hand area further apart than this are two packets.
+PACKET_GAP = 1.2
+ALLOWED_PACKETS = ((3, 2, 3), (3, 3, 2), (2, 3, 3))
+
+
+@dataclass(frozen=True)
+class Output:
+    """Something the referee decided, for screens and logs."""
+
+    kind: str
+    data: dict[str, Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.data}
+
+
+@dataclass
+class Conflict:
+    """An open question for the console (never an accusation)."""
+
+    id: int
+    kind: str
+    message: str
+    hand: int
+    trick: Optional[int] = None
+    seat: Optional[Seat] = None
+    proposal: Optional[Card] = None          # the card (or None) a confirm would keep
+    alternative: Optional[Card] = None       # what dismiss gives, for card conflicts
+    ref: Optional[int] = None                # the record event concerned, once written
+    blocking: bool = False
+    evidence: tuple = ()
+    status: str = "open"                     # open | confirmed | dismissed | resolved
+    item: Any = None                         # the undecided card on the table, if any
+
+    def as_dict(self) -> dict[str, Any]:
+        choices = {"card-unknown": ["resolve"], "deal": ["confirm", "dismiss"],
+                   "out-of-turn": ["confirm", "dismiss"]}.get(self.kind, ["confirm", "dismiss", "resolve"])
+        out = {"id": self.id, "kind": self.kind, "message": self.message, "hand": self.hand,
+               "status": self.status, "blocking": self.blocking, "choices": choices,
+               "evidence": list(self.evidence)}
+        if self.trick is not None:
+            out["trick"] = self.trick
+        if self.seat is not None:
+            out["seat"] = SEAT_NAMES[self.seat]
+        if self.proposal is not None:
+            out["proposal"] = card_name(self.proposal)
+        if self.alternative is not None:
+            out["alternative"] = card_name(self.alternative)
+        if self.ref is not None:
+            out["ref"] = self.ref
+        return out
+
+
+@dataclass
+class _Item:
+    """A card on a play zone that is not (yet) a play: what each sensor says about it."""
+
+    zone: Seat
+    t: float
+    cam: Optional[Card] = None
+    cam_seen: bool = False
+    conf: float = 0.0
+    frame: Optional[str] = None
+    rfid: Optional[Card] = None
+    origin: Optional[Seat] = None            # the hand it left (RFID), the strongest "who"
+    oids: list[int] = field(default_factory=list)
+    early: bool = False                      # out of turn, waiting for its seat's turn
+    say: Optional[str] = None
+    gone: set = field(default_factory=set)
+    conflict: Optional[int] = None
+    card_override: Optional[Card] = None     # settled at the console
+
+    @property
+    def card(self) -> Optional[Card]:
+        if self.card_override is not None:
+            return self.card_override
+        return self.rfid if self.rfid is not None else self.cam
+
+    @property
+    def seat(self) -> Seat:
+        return self.origin if self.origin is not None else self.zone
+
+
+class TableReferee:
+    """Observations and console input in, game events, violations, conflicts and scores out."""
+
+    def __init__(self, rules: str = "ffb-contree", options: Optional[dict] = None,
+                 seats: Optional[dict[str, str]] = None, dealer: Optional[Seat] = None,
+                 header: Optional[dict[str, Any]] = None):
+        self.game = Game(header or self.make_header(rules, options, seats))
+        self.options = self.game.options
+        self.n_obs = 0
+        self.last_t: dict[str, float] = {}
+        self.conflicts: list[Conflict] = []
+        self.table_violations: list[tuple[int, Violation]] = []
+        self.sensors: dict[str, str] = {}
+        self.seen_sources: set[str] = set()
+        self.dealer: Optional[Seat] = dealer
+        self.mode = "idle"                   # idle | deal | auction | play
+        self._out: list[Output] = []
+        self._queue: list[dict[str, Any]] = []
+        self._evidence: dict[tuple[int, Card], tuple] = {}
+        self._camera_only: dict[tuple[int, Card], int] = {}   # (hand, card) -> event n, not yet confirmed
+        self._new_hand()
+
+    @staticmethod
+    def make_header(rules: str = "ffb-contree", options: Optional[dict] = None,
+                    seats: Optional[dict[str, str]] = None) -> dict[str, Any]:
+        return {"type": "game", "version": 1, "rules": rules, "options": dict(options or {}),
+                "seats": dict(seats or {})}
+
+    # -- the record ---------------------------------------------------------------
+    @property
+    def record(self) -> list[dict[str, Any]]:
+        return self.game.events
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The game events after the header (event ``n`` of the record is ``events[n - 2]``)."""
+        return self.game.events[1:]
+
+    @property
+    def results(self):
+        return self.game.results
+
+    def load_events(self, events: list[dict[str, Any]]) -> None:
+        """Apply record events directly (an imported game): no observations behind them."""
+        for event in events:
+            self._write(event)
+        self._out = []
+        self.mode = {"deal": "idle", "auction": "auction", "play": "play"}.get(self.game.phase, "idle")
+        self.dealer = self.game.dealer if self.game.dealer is not None else self.game.next_dealer
+
+    @classmethod
+    def from_record(cls, lines: list[dict[str, Any]]) -> "TableReferee":
+        referee = cls(header=lines[0])
+        referee.load_events(lines[1:])
+        return referee
+
+    # -- violations -------------------------------------------------------------------
+    def violations(self) -> list[tuple[int, Violation]]:
+        """Every violation of the game as ``(hand number, violation)``, with its evidence."""
+        found = [(r.number, v) for r in self.game.results for v in r.violations]
+        found += [(self.game.hand_number, v) for v in self.game.hand_violations]
+        found = [(h, self._with_evidence(h, v)) for h, v in found]
+        return sorted(found + self.table_violations, key=lambda hv: (hv[0], hv[1].trick or 0))
+
+    def _with_evidence(self, hand: int, v: Violation) -> Violation:
+        if v.card is not None and not v.evidence:
+            ev = self._evidence.get((hand, v.card))
+            if ev:
+                return dataclasses.replace(v, evidence=ev)
+        return v
+
+    # -- ingestion ------------------------------------------------------------------
+    def check(self, obs: Observation) -> Optional[str]:
+        """Why ``obs`` cannot be acted on, or None (pure: changes nothing)."""
+        last = self.last_t.get(obs.source)
+        if last is not None and obs.t < last:
+            return f"time goes back for {obs.source}: {obs.t} after {last}; check the sensor's clock"
+        if isinstance(obs, (CardSeen, CardGone)) and obs.card is not None and not 0 <= obs.card < 32:
+            return f"card {obs.card!r} is not a card of the 32-card deck"
+        if isinstance(obs, ConsoleAction):
+            return self._check_console(obs)
+        return None
+
+    def reject(self, reason: str) -> list[Output]:
+        """Count a rejected observation (it keeps its id) and say why."""
+        self.n_obs += 1
+        return [Output("rejected", {"obs": self.n_obs, "reason": reason})]
+
+    def ingest(self, obs: Observation, checked: bool = False) -> list[Output]:
+        """Act on one observation; returns what it decided (see the module docstring)."""
+        if not checked:
+            reason = self.check(obs)
+            if reason:
+                return self.reject(reason)
+        self.n_obs += 1
+        oid = self.n_obs
+        self.last_t[obs.source] = obs.t
+        self._out = []
+        self._advance(obs.t)
+        try:
+            if isinstance(obs, ConsoleAction):
+                self._console(obs, oid)
+            elif isinstance(obs, SensorState):
+                self.sensors[obs.source] = obs.state
+            else:
+                self.seen_sources.add(obs.source)
+                self._sensor(obs, oid)
+            self._advance(obs.t)
+        except RecordError as exc:
+            self._out.append(Output("rejected", {"obs": oid, "reason": str(exc)}))
+        out, self._out = self._out, []
+        return out
+
+    def submit(self, obs: Observation) -> list[Output]:
+        """One console action or sensor report (the store overrides this to persist it)."""
+        return self.ingest(obs)
+
+    # -- console convenience ------------------------------------------------------------
+    def start(self, dealer: Seat, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="start", seat=dealer, by=by))
+
+    def call(self, seat: Seat, call: str, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="call", seat=seat, call=call, by=by))
+
+    def belote(self, seat: Seat, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="belote", seat=seat, by=by))
+
+    def declare(self, seat: Seat, cards: list[Card], t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="declare", seat=seat, cards=tuple(cards), by=by))
+
+    def replace(self, ref: int, card: Card, t: float, by: str = "", reason: str = "misread") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="replace", ref=ref, cards=(card,), by=by, reason=reason))
+
+    def undo(self, t: float, by: str = "", reason: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="undo", by=by, reason=reason))
+
+    def confirm(self, conflict: int, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="confirm", ref=conflict, by=by))
+
+    def dismiss(self, conflict: int, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="dismiss", ref=conflict, by=by))
+
+    def resolve(self, conflict: int, card: Card, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="resolve", ref=conflict, cards=(card,), by=by))
+
+    def penalty(self, seat: Seat, rule: str, t: float, by: str = "", reason: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="penalty", seat=seat, rule=rule, by=by, reason=reason))
+
+    def redeal(self, t: float, by: str = "", reason: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="redeal", by=by, reason=reason))
+
+    # -- hand bookkeeping -----------------------------------------------------------
+    def _new_hand(self) -> None:
+        self.arrivals: list[tuple[float, Seat, Card, Optional[str], int]] = []
+        self.in_hand: dict[Card, Seat] = {}
+        self.in_deal: dict[Card, int] = {}
+        self.items: list[_Item] = []
+        self.hand_off: dict[Card, tuple[Seat, int, float]] = {}
+        self.played: dict[Card, tuple[int, Seat, int]] = {}      # card -> (trick, seat, event n)
+        self.says: dict[Seat, int] = {}
+        self.pending_say: dict[Seat, bool] = {}
+        self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
+        self.late_pickup: Optional[dict[str, Any]] = None
+        self.closed = False
+
+    @property
+    def hand_number(self) -> int:
+        return self.game.hand_number
+
+    def _blocked(self) -> bool:
+        return any(c.blocking and c.status == "open" for c in self.conflicts)
+
+    def _write(self, event: dict[str, Any]) -> list[Violation]:
+        """Append a game event to the record and report what it changed."""
+        hand = self.game.hand_number
+        results = len(self.game.results)
+        found = self.game.apply(event)
+        n = len(self.game.events)
+        self._out.append(Output("event", {"n": n, "event": event}))
+        for v in found:
+            v = self._with_evidence(hand, v)
+            self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
+        for result in self.game.results[results:]:
+            self._out.append(Output("score", {"hand": result.details(),
+                                              "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]},
+                                              "winner": TEAM_NAMES[self.game.winner]
+                                              if self.game.winner is not None else None}))
+            self._hand_over()
+        return found
+
+    def _hand_over(self) -> None:
+        self.dealer = self.game.next_dealer
+        self.mode = "idle"
+        self._new_hand()
+
+    def _table_violation(self, hand: int, v: Violation) -> None:
+        self.table_violations.append((hand, v))
+        self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
+
+    def _conflict(self, kind: str, message: str, **kw: Any) -> Conflict:
+        c = Conflict(id=len(self.conflicts) + 1, kind=kind, message=message, hand=self.game.hand_number, **kw)
+        self.conflicts.append(c)
+        self._out.append(Output("conflict", c.as_dict()))
+        return c
+
+    def _settle_conflict(self, c: Conflict, status: str, how: str) -> None:
+        c.status = status
+        self._out.append(Output("resolved", {"id": c.id, "status": status, "how": how}))
+
+    # -- the console ----------------------------------------------------------------
+    def _check_console(self, a: ConsoleAction) -> Optional[str]:
+        if a.action in ("start", "call", "belote", "declare", "penalty") and a.seat is None:
+            return f"console {a.action}: say which seat (N, E, S or W)"
+        if a.action == "call" and not a.call:
+            return "console call: give the call (pass, 80h, counter...)"
+        if a.action in ("confirm", "dismiss", "resolve"):
+            if a.ref is None or not 1 <= a.ref <= len(self.conflicts):
+                return f"console {a.action}: conflict {a.ref} does not exist"
+            if self.conflicts[a.ref - 1].status != "open":
+                return f"console {a.action}: conflict {a.ref} is already {self.conflicts[a.ref - 1].status}"
+        if a.action in ("resolve", "replace") and len(a.cards) != 1:
+            return f"console {a.action}: give the one card that was really played"
+        if a.action == "replace":
+            if a.ref is None or not 2 <= a.ref <= len(self.game.events) or \
+                    self.game.events[a.ref - 1]["type"] != "play":
+                return f"console replace: event {a.ref} is not a play of this game"
+        if a.action == "undo" and len(self.game.events) < 2:
+            return "console undo: there is no game event to undo"
+        return None
+
+    def _console(self, a: ConsoleAction, oid: int) -> None:
+        why = {"by": a.by} if a.by else {}
+        if a.reason:
+            why["reason_text"] = a.reason
+        if a.action == "start":
+            self.dealer = a.seat
+        elif a.action == "call":
+            self._close_deal(a.t)
+            self._queue.append({"type": "call", "seat": SEAT_NAMES[a.seat], "call": a.call, "obs": oid})
+        elif a.action == "declare":
+            self._queue.append({"type": "declare", "seat": SEAT_NAMES[a.seat],
+                                "cards": [card_name(c) for c in a.cards], "obs": oid})
+        elif a.action == "belote":
+            self._belote(a.seat)
+        elif a.action in ("confirm", "dismiss", "resolve"):
+            self._answer(self.conflicts[a.ref - 1], a, why)
+        elif a.action == "replace":
+            old = self.game.events[a.ref - 1]
+            self._correct(a.ref, {**old, "card": card_name(a.cards[0])}, "misread", why)
+        elif a.action == "undo":
+            ref = next(n for n in range(len(self.game.events), 1, -1)
+                       if self.game.events[n - 1]["type"] != "correction"
+                       and n not in self.game._replaced)
+            self._correct(ref, None, a.reason or "undo", why)
+        elif a.action == "penalty":
+            self._queue.append({"type": "penalty", "seat": SEAT_NAMES[a.seat], "rule": a.rule or "",
+                                "obs": oid, **why})
+        elif a.action == "redeal":
+            self._misdeal(f"the referee called a redeal{': ' + a.reason if a.reason else ''}", (oid,))
+
+    def _flush_queue(self) -> None:
+        """Write the console's calls, declarations and penalties that waited for the deal."""
+        while self._queue and not self._blocked() and self.mode != "deal":
+            event = self._queue.pop(0)
+            if event["type"] == "call" and self.mode == "idle":
+                self._write_deal(None, ())
+            try:
+                self._write(event)
+            except RecordError as exc:
+                self._out.append(Output("rejected", {"obs": event["obs"], "reason": str(exc)}))
+                continue
+            if event["type"] == "call" and self.game.phase == "play":
+                self.mode = "play"
+
+    def _correct(self, ref: int, replacement: Optional[dict], reason: str, why: dict) -> None:
+        self._write({"type": "correction", "ref": ref, "reason": reason, "replace": replacement, **why})
+        if replacement and replacement.get("type") == "play":
+            hand = self.game.hand_number
+            for key in [k for k, n in self._camera_only.items() if n == ref]:
+                del self._camera_only[key]
+
+    def _answer(self, c: Conflict, a: ConsoleAction, why: dict) -> None:
+        card = a.cards[0] if a.cards else None
+        if c.kind == "deal":
+            self._settle_conflict(c, "confirmed" if a.action == "confirm" else "dismissed", a.action)
+            if a.action == "confirm":
+                self._misdeal("the referee confirmed a misdeal: " + c.message, c.evidence)
+            else:
+                self._write_deal(c.item, c.evidence)
+            return
+        if c.kind == "out-of-turn":
+            self._settle_conflict(c, "confirmed" if a.action == "confirm" else "dismissed", a.action)
+            item = c.item
+            item.conflict = None
+            if a.action == "confirm":
+                self._write_out_of_turn(item)
+            else:
+                item.early = True
+            return
+        if a.action == "confirm":
+            chosen = c.proposal
+        elif a.action == "dismiss":
+            chosen = c.alternative
+        else:
+            chosen = card
+        if chosen is None:
+            raise RecordError(f"conflict {c.id}: name the card that was played (resolve)")
+        self._settle_conflict(c, {"confirm": "confirmed", "dismiss": "dismissed"}.get(a.action, "resolved"),
+                              a.action)
+        if c.item is not None:                    # a card still on the table
+            c.item.card_override = chosen
+            c.item.conflict = None
+        elif c.ref is not None:                   # a play already recorded
+            old = self.game.events[c.ref - 1]
+            key = (c.hand, parse_card_text(old["card"]))
+            self._camera_only.pop(key, None)
+            if card_name(chosen) != old["card"]:
+                self._correct(c.ref, {**old, "card": card_name(chosen)}, "misread", why)
+
+    def _belote(self, seat: Seat) -> None:
+        """Attach "belote"/"rebelote" to ``seat``'s trump king or queen: the one on the table,
+        the last one played, or the next one."""
+        word = "rebelote" if self.says.get(seat) else "belote"
+        for item in self.items:
+            if item.seat == seat and item.say is None:
+                item.say = word
+                self.says[seat] = self.says.get(seat, 0) + 1
+                return
+        for card, (trick, s, n) in sorted(self.played.items(), key=lambda kv: -kv[1][2]):
+            if s == seat:
+                old = self.game.events[n - 1]
+                if "say" not in old:
+                    self.says[seat] = self.says.get(seat, 0) + 1
+                    self._correct(n, {**old, "say": word}, "belote said", {})
+                return
+        self.pending_say[seat] = True
+
+    # -- sensors ------------------------------------------------------------------
+    def _sensor(self, obs: Observation, oid: int) -> None:
+        zone = obs.zone
+        if zone is None:
+            return
+        kind, _, where = zone.partition(":")
+        if kind == "hand":
+            seat = parse_seat(where)
+            if isinstance(obs, CardSeen) and obs.card is not None:
+                self._hand_seen(obs, seat, oid)
+            elif isinstance(obs, CardGone) and obs.card is not None:
+                self._hand_gone(obs, seat, oid)
+        elif zone == "deal":
+            if isinstance(obs, CardSeen) and obs.card is not None and self.mode in ("idle", "deal"):
+                self.in_deal[obs.card] = oid
+            elif isinstance(obs, CardGone) and obs.card is not None:
+                self.in_deal.pop(obs.card, None)
+        elif kind == "play":
+            if self.mode == "deal":
+                self._close_deal(obs.t)
+            if self.mode != "play":
+                return
+            seat = parse_seat(where)
+            if isinstance(obs, CardSeen):
+                self._play_seen(obs, seat, oid)
+            elif isinstance(obs, CardGone):
+                self._play_gone(obs.source, seat, obs.card, obs.t)
+            elif isinstance(obs, ZoneCleared):
+                self._play_gone(obs.source, seat, None, obs.t)
+        elif kind == "pile" and isinstance(obs, CardSeen) and obs.card is not None:
+            self._pile(obs, where, oid)
+
+    # -- the deal -----------------------------------------------------------------
+    def _hand_seen(self, obs: CardSeen, seat: Seat, oid: int) -> None:
+        if self.mode == "play":
+            self.hand_off.pop(obs.card, None)        # a card shown and taken back into the hand
+            return
+        if self.mode == "idle" and self.dealer is not None and not self._blocked():
+            self.mode = "deal"
+        if self.mode != "deal":
+            return
+        if self.in_hand.get(obs.card) == seat and any(a[2] == obs.card and a[3] == obs.uid for a in self.arrivals):
+            return                                    # a duplicate read
+        self.in_hand[obs.card] = seat
+        self.arrivals.append((obs.t, seat, obs.card, obs.uid, oid))
+        if len({a[2] for a in self.arrivals}) == 32 and len(self.in_hand) == 32 and not self.in_deal:
+            self._close_deal(obs.t)
+
+    def _hand_gone(self, obs: CardGone, seat: Seat, oid: int) -> None:
+        if self.mode == "deal":
+            self._close_deal(obs.t)
+        elif self.mode == "play":
+            self.hand_off[obs.card] = (seat, oid, obs.t)
+            for item in self.items:
+                if item.card == obs.card or (item.rfid is None and item.zone == seat and item.origin is None
+                                             and abs(item.t - obs.t) < 1.5 and item.cam_seen
+                                             and obs.card not in self.played):
+                    item.origin = seat
+                    if item.rfid is None:
+                        item.rfid = obs.card
+                    item.oids.append(oid)
+                    break
+
+    def _close_deal(self, t: float) -> None:
+        if self.mode != "deal" or self.closed:
+            return
+        self.closed = True
+        problems, doubts, hands = self._judge_deal()
+        evidence = tuple(a[4] for a in self.arrivals[:1]) + tuple(sorted(self.in_deal.values()))[:3]
+        if problems:
+            self._misdeal("; ".join(problems), evidence)
+        elif doubts:
+            c = self._conflict("deal", "; ".join(doubts) + ": misdeal? (confirm to redeal, dismiss to play on)",
+                               blocking=True, evidence=evidence, seat=self.dealer)
+            c.item = hands
+        else:
+            self._write_deal(hands, evidence)
+
+    def _judge_deal(self) -> tuple[list[str], list[str], Optional[list[int]]]:
+        """Certain faults of the deal, doubtful ones, and the hands where they are known."""
+        problems, doubts = [], []
+        uids: dict[Card, set] = {}
+        per_seat: list[list[tuple[float, Card]]] = [[], [], [], []]
+        for t, seat, card, uid, _ in self.arrivals:
+            uids.setdefault(card, set()).add(uid)
+        for card, seat in self.in_hand.items():
+            t = next(a[0] for a in self.arrivals if a[2] == card and a[1] == seat)
+            per_seat[seat].append((t, card))
+        for card, tags in uids.items():
+            if len(tags) > 1:
+                problems.append(f"two tags read as {pretty(card)}: the deck has a duplicate card")
+        for card in self.in_deal:
+            if card not in self.in_hand:
+                problems.append(f"{pretty(card)} was left in the dealing area")
+        counts = [len(s) for s in per_seat]
+        unseen = 32 - len(self.in_hand)
+        packets: list[list[tuple[float, int]]] = []
+        for seat in range(4):
+            times = sorted(t for t, _ in per_seat[seat])
+            runs: list[tuple[float, int]] = []
+            for t in times:
+                if runs and t - runs[-1][2] <= PACKET_GAP:
+                    runs[-1] = (runs[-1][0], runs[-1][1] + 1, t)
+                else:
+                    runs.append((t, 1, t))
+            packets.append([(start, n) for start, n, _ in runs])
+        for seat in range(4):
+            name = SEAT_NAMES[seat]
+            if counts[seat] > 8:
+                problems.append(f"{name} was dealt {counts[seat]} cards")
+            if any(n >= 4 for _, n in packets[seat]):
+                problems.append(f"{name} got a packet of {max(n for _, n in packets[seat])} cards")
+        full = [s for s in range(4) if counts[s] == 8]
+        patterns = {tuple(n for _, n in packets[s]) for s in full}
+        for p in patterns:
+            if p not in ALLOWED_PACKETS:
+                problems.append(f"packets of {'-'.join(map(str, p))}: deal 3-2-3, 3-3-2 or 2-3-3")
+        if len(patterns) > 1 and all(p in ALLOWED_PACKETS for p in patterns):
+            problems.append("the players did not get packets of the same size in each round")
+        if self.dealer is not None and self.arrivals:
+            order = turn_order(next_seat(self.dealer, self.options.clockwise), self.options.clockwise)
+            rounds = min(len(packets[s]) for s in range(4)) if all(packets) else 0
+            for r in range(rounds):
+                starts = sorted(range(4), key=lambda s: packets[s][r][0])
+                if starts != order and all(len(packets[s]) == len(packets[0]) for s in range(4)):
+                    problems.append(f"round {r + 1} of the deal went {' '.join(SEAT_NAMES[s] for s in starts)}, "
+                                    f"not {' '.join(SEAT_NAMES[s] for s in order)} from the dealer's right")
+                    break
+        short = [s for s in range(4) if counts[s] < 8]
+        if not problems and short and self.arrivals:
+            doubts.append(", ".join(f"{SEAT_NAMES[s]} {counts[s]} cards" for s in short)
+                          + f" seen, {unseen} card{'s' if unseen != 1 else ''} not read")
+        hands = None
+        if self.arrivals and not problems:
+            masks = [mask_of(c for _, c in per_seat[s]) for s in range(4)]
+            if not short:
+                hands = masks
+            elif len(short) == 1 and counts[short[0]] + unseen == 8:
+                masks[short[0]] |= ((1 << 32) - 1) & ~mask_of(self.in_hand)   # it holds what nobody saw
+                hands = masks
+        return problems, doubts, hands
+
+    def _write_deal(self, hands: Optional[list[int]], evidence: tuple) -> None:
+        if self.dealer is None:
+            raise RecordError("the first dealer is not known: the console says who deals (start)")
+        event: dict[str, Any] = {"type": "deal", "dealer": SEAT_NAMES[self.dealer]}
+        if hands is not None:
+            event["hands"] = {SEAT_NAMES[s]: [card_name(c) for c in iter_cards(hands[s])] for s in range(4)}
+        if evidence:
+            event["evidence"] = list(evidence)
+        self._write(event)
+        self.mode = "auction"
+        self.closed = True
+
+    def _misdeal(self, message: str, evidence: tuple) -> None:
+        dealer = self.dealer if self.dealer is not None else 0
+        v = Violation("misdeal", dealer, f"misdeal by {SEAT_NAMES[dealer]}: {message}; the same dealer deals again",
+                      evidence=tuple(evidence))
+        hand = self.game.hand_number
+        if self.game.phase == "deal":
+            self._write({"type": "deal", "dealer": SEAT_NAMES[dealer]})
+        ref = next(n for n in range(len(self.game.events), 1, -1) if self.game.events[n - 1]["type"] == "deal")
+        self._write({"type": "correction", "ref": ref, "reason": "misdeal", "replace": None,
+                     "misdeal": v.as_dict()})
+        self._table_violation(hand, v)
+        self.mode = "idle"
+        self._new_hand()
+
+    # -- the play -------------------------------------------------------------------
+    def _play_seen(self, obs: CardSeen, zone: Seat, oid: int) -> None:
+        card = obs.card
+        camera = obs.source == "camera"
+        play = self.game.play
+        if card is not None and card in self.played:
+            trick = self.played[card][0]
+            if trick == play.trick_number or self.trick_done is not None or not camera:
+                if not camera:
+                    self._late_rfid(card)
+                return                                # a card of this trick moved, or seen again
+        for item in self.items:                       # the same card seen again
+            if card is not None and card == (item.cam if camera else item.rfid):
+                return
+        target = None
+        for item in sorted(self.items, key=lambda i: i.t):
+            if item.zone != zone or item.conflict is not None:
+                continue
+            if camera and not item.cam_seen:
+                target = item
+                break
+            if not camera and item.rfid is None:
+                target = item
+                break
+        if target is None:
+            target = _Item(zone=zone, t=obs.t)
+            self.items.append(target)
+        if camera:
+            target.cam_seen, target.cam, target.conf = True, card, obs.confidence
+            target.frame = obs.evidence.get("frame")
+        else:
+            target.rfid = card
+        if card is not None and target.origin is None and (not camera or target.rfid is None):
+            off = self.hand_off.get(card)
+            if off is not None:
+                target.origin = off[0]
+                target.rfid = card
+                target.oids.append(off[1])
+        target.oids.append(oid)
+        if self.pending_say.get(target.seat):
+            target.say = "rebelote" if self.says.get(target.seat) else "belote"
+            self.says[target.seat] = self.says.get(target.seat, 0) + 1
+            del self.pending_say[target.seat]
+
+    def _late_rfid(self, card: Card) -> None:
+        """An RFID read of a card already recorded confirms the camera's reading."""
+        self._camera_only.pop((self.game.hand_number, card), None)
+
+    def _play_gone(self, source: str, zone: Seat, card: Optional[Card], t: float) -> None:
+        play = self.game.play
+        on_table = set(play.trick) | (self.trick_done["cards"] if self.trick_done else set())
+        if card is None or card in on_table:
+            if self.trick_done is not None:
+                self.trick_done.setdefault("cleared", t)
+            elif play.trick and (card is not None or any(self.played.get(c, (0, -1))[1] == zone
+                                                         for c in play.trick)):
+                self._missing_play(t)
+            return
+        for item in list(self.items):
+            if item.zone == zone and card in (item.cam, item.rfid) and item.conflict is None and not item.early:
+                item.gone.add(source)
+                if source == "rfid" or "rfid" not in self.seen_sources or item.rfid is None or "rfid" in item.gone:
+                    self.items.remove(item)
+                    self._out.append(Output("notice", {"message": f"{pretty(card)} was shown in "
+                                                       f"{SEAT_NAMES[zone]}'s zone and taken back"}))
+
+    def _missing_play(self, t: float) -> None:
+        """The trick is being picked up but the player to play has no card: nobody saw it."""
+        play = self.game.play
+        seat = play.to_play
+        if any(i.seat == seat for i in self.items) or self._blocked():
+            return
+        item = _Item(zone=seat, t=t)
+        self.items.append(item)
+        c = self._conflict("card-unknown", f"trick {play.trick_number} is being picked up but no sensor saw "
+                           f"{SEAT_NAMES[seat]}'s card: which card?", trick=play.trick_number, seat=seat,
+                           blocking=True)
+        c.item = item
+        item.conflict = c.id
+
+    def _pile(self, obs: CardSeen, where: str, oid: int) -> None:
+        done = self.trick_done
+        if done is None or obs.card not in done["cards"] or done.get("pile"):
+            return
+        done["pile"] = where
+        done["pile_obs"] = oid
+        self._flush_trick()
+
+    def _advance(self, now: float) -> None:
+        """Decide everything the time ``now`` allows: plays that have settled, a trick picked up."""
+        if self.trick_done is not None:
+            done = self.trick_done
+            cleared = done.get("cleared")
+            if (cleared is not None and now >= cleared + PICKUP_WAIT) or now >= done["t"] + 8.0 or \
+                    any(i.t > done["t"] + 0.1 and not i.early for i in self.items):
+                self._flush_trick()
+        while self.mode == "play" and self.trick_done is None and not self._blocked():
+            if not self._step(now):
+                break
+        if not self._blocked():
+            self._flush_queue()
+
+    def _origin_card(self, seat: Seat, t: float) -> Optional[Card]:
+        """The card the RFID saw leave ``seat``'s hand around ``t`` (not yet played)."""
+        best = None
+        for card, (s, oid, tg) in self.hand_off.items():
+            if s == seat and card not in self.played and abs(tg - t) < 1.5:
+                if best is None or abs(tg - t) < abs(self.hand_off[best][2] - t):
+                    best = card
+        return best
+
+    def _step(self, now: float) -> bool:
+        """Commit the next play if it is settled; True when something was decided."""
+        play = self.game.play
+        if play is None or play.done:
+            return False
+        to_play = play.to_play
+        live = [i for i in self.items if i.conflict is None]
+        mine = sorted((i for i in live if i.seat == to_play), key=lambda i: i.t)
+        if not mine:
+            return False
+        item = mine[0]
+        later = any(i.t > item.t and i is not item and not i.early for i in live)
+        if not (now >= item.t + SETTLE or later):
+            return False
+        trick = play.trick_number
+        for other in sorted(live, key=lambda i: i.t):       # cards put down before this one, out of turn
+            if other.t < item.t and other.seat != to_play and not other.early:
+                if other.origin is not None:
+                    self._write_out_of_turn(other)
+                else:
+                    c = self._conflict("out-of-turn", f"a card appeared in {SEAT_NAMES[other.zone]}'s zone before "
+                                       f"{SEAT_NAMES[to_play]} played: did {SEAT_NAMES[other.zone]} play out "
+                                       f"of turn?", trick=trick, seat=other.zone, blocking=True,
+                                       evidence=tuple(other.oids), proposal=other.card)
+                    c.item = other
+                    other.conflict = c.id
+                return True
+        rfid_on = "rfid" in self.seen_sources
+        if item.rfid is None and item.card_override is None and rfid_on:
+            found = self._origin_card(to_play, item.t)
+            if found is not None:
+                item.rfid, item.origin = found, to_play
+                item.oids.append(self.hand_off[found][1])
+            elif now < item.t + (RFID_WAIT if item.cam is not None else UNKNOWN_WAIT) and not later:
+                return False
+        card = item.card
+        if card is None or card in self.played:
+            why = "no sensor could read it" if card is None else f"the camera read {pretty(card)}, already played"
+            c = self._conflict("card-unknown", f"{SEAT_NAMES[to_play]} played a card at trick {trick} but {why}: "
+                               f"which card?", trick=trick, seat=to_play, blocking=True, evidence=tuple(item.oids))
+            c.item = item
+            item.conflict = c.id
+            return True
+        camera_only = item.rfid is None and item.card_override is None and rfid_on
+        if camera_only:
+            holder = self.in_hand.get(card)
+            if holder is not None and holder != to_play:
+                c = self._conflict("card-unknown", f"the camera read {pretty(card)} for {SEAT_NAMES[to_play]} but "
+                                   f"the RFID saw it dealt to {SEAT_NAMES[holder]}: which card?", trick=trick,
+                                   seat=to_play, blocking=True, evidence=tuple(item.oids), proposal=card)
+                c.item = item
+                item.conflict = c.id
+                return True
+        doubtful = camera_only or (not rfid_on and item.card_override is None)
+        if doubtful and self._would_violate(to_play, card):
+            c = self._conflict("camera-only", f"only the camera read {SEAT_NAMES[to_play]}'s card, {pretty(card)} "
+                               f"({item.conf:.0%} sure), and it would be a violation: confirm the card",
+                               trick=trick, seat=to_play, blocking=True, evidence=tuple(item.oids), proposal=card)
+            c.item = item
+            item.conflict = c.id
+            return True
+        if self._would_violate(to_play, card) and self._ask_about(to_play):
+            return True
+        if trick == 8 and len(play.trick) == 3 and play.hand(0) is None and self._doubt_before_audit(card):
+            return True
+        self._commit(item, to_play, doubtful)
+        return True
+
+    def _would_violate(self, seat: Seat, card: Card) -> bool:
+        play = self.game.play
+        if play.hand(seat) is None:
+            return False
+        return play.copy().play(card) is not None
+
+    def _doubt_before_violation(self, seat: Seat, card: Card) -> bool:
+        """Before a certain play that breaks a rule, make sure the seat's earlier cards only the
+        camera saw are right (the violation may come from one of them)."""
+        if not self._would_violate(seat, card):
+            return False
+        return self._ask_about(seat)
+
+    def _doubt_before_audit(self, card: Card) -> bool:
+        play = self.game.play
+        plays = [c for t in play.tricks for c in t.cards] + play.trick + [card]
+        leader = next_seat(self.game.dealer, self.options.clockwise)
+        seats = {v.seat for v in audit(play.trump, leader, plays, self.options)}
+        return any(self._ask_about(s) for s in sorted(seats))
+
+    def _ask_about(self, seat: Seat) -> bool:
+        hand = self.game.hand_number
+        asked = False
+        for (h, card), n in sorted(self._camera_only.items(), key=lambda kv: kv[1]):
+            if h != hand or self.played.get(card, (0, -1))[1] != seat:
+                continue
+            if any(c.ref == n and c.status == "open" for c in self.conflicts):
+                asked = True
+                continue
+            trick = self.played[card][0]
+            self._conflict("camera-only", f"only the camera read {SEAT_NAMES[seat]}'s card at trick {trick}, "
+                           f"{pretty(card)}, and a violation depends on it: confirm the card",
+                           trick=trick, seat=seat, blocking=True, proposal=card, ref=n,
+                           evidence=self._evidence.get((h, card), ()))
+            asked = True
+        return asked
+
+    def _commit(self, item: _Item, seat: Seat, camera_only: bool) -> None:
+        play = self.game.play
+        card = item.card
+        hand = self.game.hand_number
+        trick = play.trick_number
+        event: dict[str, Any] = {"type": "play", "seat": SEAT_NAMES[seat], "card": card_name(card)}
+        if item.say:
+            event["say"] = item.say
+        evidence = tuple(item.oids) + ((item.frame,) if item.frame else ())
+        event["evidence"] = list(evidence)
+        if camera_only:
+            event["sources"] = ["camera"]
+        self.items.remove(item)
+        self._evidence[(hand, card)] = evidence
+        mismatch = item.cam_seen and item.cam is not None and item.rfid is not None and item.cam != item.rfid \
+            and item.card_override is None
+        last = len(play.trick) == 3
+        if last:
+            self.trick_done = {"event": event, "cards": set(play.trick) | {card}, "t": item.t, "trick": trick,
+                               "winner_check": True, "seat": seat, "card": card, "camera_only": camera_only,
+                               "mismatch": (item.cam, item.rfid) if mismatch else None, "oids": item.oids}
+            self.played[card] = (trick, seat, 0)
+            return
+        n = len(self.game.events) + 1
+        self.played[card] = (trick, seat, n)
+        self._write(event)
+        self._after_play(hand, trick, seat, card, n, camera_only, (item.cam, item.rfid) if mismatch else None,
+                         item.oids)
+
+    def _after_play(self, hand: int, trick: int, seat: Seat, card: Card, n: int, camera_only: bool,
+                    mismatch: Optional[tuple], oids) -> None:
+        if camera_only:
+            self._camera_only[(hand, card)] = n
+        if mismatch:
+            self._conflict("card-mismatch", f"the camera read {pretty(mismatch[0])} but the RFID read "
+                           f"{pretty(mismatch[1])} for {SEAT_NAMES[seat]}'s card at trick {trick}: "
+                           f"the RFID's is recorded", trick=trick, seat=seat, proposal=mismatch[1],
+                           alternative=mismatch[0], ref=n, evidence=tuple(oids))
+
+    def _flush_trick(self) -> None:
+        """Write the trick's last play, with who picked the trick up."""
+        done, self.trick_done = self.trick_done, None
+        if done is None:
+            return
+        play = self.game.play
+        hand = self.game.hand_number
+        event = done["event"]
+        winner_play = play.copy()
+        winner_play.play(done["card"])
+        winner = winner_play.tricks[-1].winner
+        if done.get("pile"):
+            pile = done["pile"]
+            event["pickup"] = {"pile": pile, "evidence": [done["pile_obs"]]}
+        n = len(self.game.events) + 1
+        self.played[done["card"]] = (done["trick"], done["seat"], n)
+        self._write(event)
+        self._after_play(hand, done["trick"], done["seat"], done["card"], n, done["camera_only"],
+                         done["mismatch"], done["oids"])
+        if done.get("pile") and done["pile"] != TEAM_NAMES[team_of(winner)]:
+            v = Violation("wrong-pickup", TEAM_NAMES.index(done["pile"]),
+                          f"trick {done['trick']} went to {done['pile']}'s pile, but {SEAT_NAMES[winner]} "
+                          f"({TEAM_NAMES[team_of(winner)]}) won it", trick=done["trick"],
+                          evidence=(done["pile_obs"],))
+            self._table_violation(hand, v)
+
+    def _write_out_of_turn(self, item: _Item) -> None:
+        play = self.game.play
+        card = item.card
+        if card is None:
+            item.early = True
+            return
+        hand = self.game.hand_number
+        evidence = tuple(item.oids) + ((item.frame,) if item.frame else ())
+        self._evidence[(hand, card)] = evidence
+        self._write({"type": "play", "seat": SEAT_NAMES[item.seat], "card": card_name(card),
+                     "evidence": list(evidence)})
+        item.early = True
+
+    # -- the screen -------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        state = self.game.to_json()
+        state["table"] = {"mode": self.mode, "dealer": SEAT_NAMES[self.dealer] if self.dealer is not None else None,
+                          "observations": self.n_obs}
+        state["violations"] = [{"hand": h, **v.as_dict()} for h, v in self.violations()]
+        state["conflicts"] = [c.as_dict() for c in self.conflicts]
+        state["open_conflicts"] = [c.id for c in self.conflicts if c.status == "open"]
+        state["zones"] = [{"zone": f"play:{SEAT_NAMES[i.zone]}",
+                           "card": card_name(i.card) if i.card is not None else None,
+                           "early": i.early} for i in self.items]
+        state["sensors"] = dict(self.sensors)
+        return state
+
+
+def parse_card_text(text: str) -> Card:
+    from .cards import parse_card
+    return parse_card(text)
