@@ -8,8 +8,10 @@ medians of several repeats and our ratio to each peer.
 
 The adapters below (:class:`Ours`, :class:`Colver`, :class:`BeloteCli`) give the
 three engines one face (seats N E S W as 0-3, cards and hands as our ints and
-masks); ``tests/referee/test_differential_play.py`` drives them step by step.
-The timed loops use each engine's own API directly, without conversion.
+masks), and :func:`compare` drives them step by step, position by position:
+``tests/referee/test_differential_play.py`` runs it on 10,000 deals per peer,
+``run()`` on more. The timed loops use each engine's own API directly, without
+conversion.
 """
 
 from __future__ import annotations
@@ -17,16 +19,19 @@ from __future__ import annotations
 import gc
 import random
 import statistics
+from collections import Counter
 import sys
 import time
 import tracemalloc
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from referee.auction import Contract
 from referee.play import HandPlay
 from referee.rules import Options, profile
 from referee.scoring import score_hand
-from referee.tables import ALL_TRUMP, NO_TRUMP, Mode, trump_name
+from referee.cards import card_name, iter_cards, mask_names, rank_of
+from referee.seats import SEAT_NAMES
+from referee.tables import ALL_TRUMP, NO_TRUMP, TRUMP_POINTS, Mode, trump_name
 
 Deal = tuple[list[int], Mode, int]          # four hands (masks, by seat), trump mode, first leader
 
@@ -221,6 +226,112 @@ def _belote_deck():
 PEERS = (Colver, BeloteCli)
 
 
+def peer_options(peer) -> Options:
+    """Our options that match the peer's rules (docs/differential.md, "Differential testing")."""
+    options = profile(peer.profile)
+    return options.replace(no_trump_values="plain") if peer is BeloteCli else options
+
+
+# --- the comparison (tests/referee/test_differential_play.py, and run() on more deals) ----
+
+
+# --- documented differences (each one a section of docs/differential.md) -------------
+
+def colver_capot_in_card_points(peer, deal, ours: "Ours", theirs_points) -> bool:
+    """colver's get_points() counts a capot's last trick as 100 (252 in all), ours as 10 (162)."""
+    state = ours.state
+    if peer is not Colver or state.capot is None:
+        return False
+    expected = [0, 0]
+    expected[state.capot] = 252
+    return list(theirs_points) == expected
+
+
+def belote_cli_all_trump_values(peer, deal, ours: "Ours", theirs_points) -> bool:
+    """belote-cli scores ta cards on the trump scale J 20, 9 14 ... (258 in all); we use seed 001's J 13, 9 9 ...
+
+    Recognised only when belote-cli's figure is exactly what the trump scale gives
+    on *our* trick winners, which were compared and agreed first.
+    """
+    hands, mode, leader = deal
+    if peer is not BeloteCli or mode != ALL_TRUMP:
+        return False
+    state = ours.state
+    points = [0, 0]
+    for trick in state.tricks:
+        points[trick.winner & 1] += sum(TRUMP_POINTS[rank_of(c)] for c in trick.cards)
+    points[state.winners[-1] & 1] += 10
+    return list(theirs_points) == points
+
+
+POINT_DIFFERENCES = (colver_capot_in_card_points, belote_cli_all_trump_values)
+
+
+class Disagreement(NamedTuple):
+    """One thing the two engines did not agree on, with the position it happened in."""
+
+    kind: str                  # "turn" | "legal" | "trick" | "points"
+    text: str                  # the position and both answers, for people
+    ours: int = 0              # for "legal": both legal sets, masks, and the trump mode
+    theirs: int = 0
+    trump: Mode = -1
+
+
+def compare(peer, deals: int, options: Options, seed: int = 2026):
+    """Play ``deals`` random games in both engines, comparing every position.
+
+    Returns (undocumented :class:`Disagreement` list, Counter of documented
+    differences by predicate name, positions compared). The random card comes
+    from our legal set, or from both sets' intersection after a disagreement,
+    so a game goes on and later positions are still compared.
+    """
+    rng = random.Random(seed)
+    undocumented: list[Disagreement] = []
+    documented: Counter = Counter()
+    positions = 0
+    for number in range(deals):
+        deal = random_deal(rng, peer.modes)
+        ours, theirs = Ours(deal, options), peer(deal, options)
+        where = f"deal {number} ({trump_name(deal[1])}, {SEAT_NAMES[deal[2]]} leads)"
+        for step in range(32):
+            positions += 1
+            if ours.to_play() != theirs.to_play():
+                undocumented.append(Disagreement("turn", f"{where} play {step + 1}: {SEAT_NAMES[ours.to_play()]} "
+                                                 f"to play for us, {SEAT_NAMES[theirs.to_play()]} for {peer.name}"))
+                break
+            mine, other = ours.legal(), theirs.legal()
+            if mine != other:
+                undocumented.append(Disagreement(
+                    "legal", f"{where} play {step + 1}: trick {[card_name(c) for c in ours.state.trick]}, "
+                    f"{SEAT_NAMES[ours.to_play()]} holds {mask_names(ours.state.hand(ours.to_play()))}: "
+                    f"legal for us {mask_names(mine)}, for {peer.name} {mask_names(other)}", mine, other, deal[1]))
+                mine &= other
+                if not mine:
+                    break
+            card = rng.choice(list(iter_cards(mine)))
+            ours.play(card)
+            theirs.play(card)
+            if step % 4 == 3:
+                winner = theirs.trick_winner()
+                if (winner is not None and winner != ours.trick_winner()) or (
+                        ours.tricks_won() != tuple(theirs.tricks_won())):
+                    undocumented.append(Disagreement(
+                        "trick", f"{where} trick {step // 4 + 1} {ours.state.tricks[-1]}: {peer.name} says "
+                        f"{SEAT_NAMES[winner] if winner is not None else '?'} won, tricks won "
+                        f"{tuple(theirs.tricks_won())}"))
+        else:
+            if ours.card_points() != tuple(theirs.card_points()):
+                known = [p.__name__ for p in POINT_DIFFERENCES if p(peer, deal, ours, theirs.card_points())]
+                if known:
+                    documented[known[0]] += 1
+                else:
+                    undocumented.append(Disagreement("points", f"{where}: card points {ours.card_points()} for "
+                                                     f"us, {tuple(theirs.card_points())} for {peer.name}"))
+    return undocumented, documented, positions
+
+
+
+
 # --- the benchmark ------------------------------------------------------------
 
 def _median_rate(work: Callable[[], int], repeats: int) -> float:
@@ -326,16 +437,14 @@ def bytes_per_state(count: int = 10_000, seed: int = 3) -> float:
     return (used - sys.getsizeof(states)) / count
 
 
-def run(hands: int = 2000, repeats: int = 5) -> None:
+def run(hands: int = 2000, repeats: int = 5, differential: int = 30_000) -> None:
     rng = random.Random(2026)
     print(f"{hands} seeded random deals per engine, legal random play to the end, median of {repeats} runs",
           file=sys.stderr)
     print(f"{'peer (rules)':<28}{'engine':<12}{'hands/s':>10}{'queries/s':>12}")
     for peer in PEERS:
         deals = [random_deal(rng, peer.modes) for _ in range(hands)]
-        options = profile(peer.profile)
-        if peer is BeloteCli:
-            options = options.replace(no_trump_values="plain")
+        options = peer_options(peer)
         rows = {}
         for engine in (Ours, peer):
             rows[engine.name] = (hands_per_second(engine, deals, options, repeats),
@@ -346,3 +455,11 @@ def run(hands: int = 2000, repeats: int = 5) -> None:
         ours, theirs = rows["ours"], rows[peer.name]
         print(f"{'':<28}{'ratio':<12}{ours[0] / theirs[0]:>9.2f}x{ours[1] / theirs[1]:>11.2f}x")
     print(f"bytes per hand state (tracemalloc, 10,000 states mid-hand): {bytes_per_state():,.0f}")
+    for peer in PEERS:
+        start = time.perf_counter()
+        undocumented, documented, positions = compare(peer, differential, peer_options(peer), seed=7)
+        print(f"differential vs {peer.name}: {differential:,} deals, {positions:,} positions, "
+              f"{len(undocumented)} undocumented disagreements, documented {dict(documented)} "
+              f"({time.perf_counter() - start:.0f} s)", flush=True)
+        for line in undocumented[:10]:
+            print("  " + line.text)
