@@ -32,8 +32,8 @@ class CalibrationError(ValueError):
 class TableLayout:
     """The physical table: its size and where the corner markers are taped."""
 
-    width_mm: float = 900.0
-    height_mm: float = 900.0
+    width_mm: float = 800.0
+    height_mm: float = 800.0
     marker_mm: float = 60.0
     marker_inset_mm: float = 15.0   # gap between a marker and the table's edges
 

@@ -28,6 +28,11 @@ from referee.cards import FRENCH_RANKS, RANKS, card_name, make_card, parse_card,
 FACE_SIZE = (224, 348)               # width, height: 4 px/mm of a 56 x 87 mm card
 CARD_MM = (56.0, 87.0)
 _RED, _BLACK = (38, 30, 200), (25, 25, 25)
+#: Suit colours (s h d c): two-colour as on most decks, or four-colour (blue
+#: diamonds, green clubs) as on tournament and streaming decks, which a camera
+#: (and a viewer) tells apart at a glance.
+_TWO_COLOURS = (_BLACK, _RED, _RED, _BLACK)
+_FOUR_COLOURS = (_BLACK, _RED, (180, 90, 10), (40, 130, 20))
 # Pip centres on a 0..1 grid of the card's middle area, as laid out on real cards.
 _PIPS = {
     0: [(0, 0), (1, 0), (0, .5), (1, .5), (0, 1), (1, 1), (.5, .25)],                                    # 7
@@ -38,9 +43,10 @@ _PIPS = {
 }
 
 
-def draw_suit(img: np.ndarray, suit: int, centre, size: float, flip: bool = False) -> None:
+def draw_suit(img: np.ndarray, suit: int, centre, size: float, flip: bool = False,
+              colours=_TWO_COLOURS) -> None:
     """A filled suit symbol (0 spade, 1 heart, 2 diamond, 3 club), ``size`` px tall."""
-    colour = _RED if suit in (1, 2) else _BLACK
+    colour = colours[suit]
     cx, cy = centre
     s = size / 2
     sign = -1 if flip else 1
@@ -74,13 +80,15 @@ def draw_suit(img: np.ndarray, suit: int, centre, size: float, flip: bool = Fals
                            cv2.LINE_AA)
 
 
-def draw_face(card: int, french: bool = False, size: tuple[int, int] = FACE_SIZE) -> np.ndarray:
-    """One card face, drawn at 4x and shrunk so edges are anti-aliased like a print."""
+def draw_face(card: int, french: bool = False, size: tuple[int, int] = FACE_SIZE,
+              four_colour: bool = False) -> np.ndarray:
+    """One card face, drawn at 2x and shrunk so edges are anti-aliased like a print."""
     k = 2
     w, h = size[0] * k, size[1] * k
     img = np.full((h, w, 3), 248, np.uint8)
     suit, rank = suit_of(card), rank_of(card)
-    colour = _RED if suit in (1, 2) else _BLACK
+    colours = _FOUR_COLOURS if four_colour else _TWO_COLOURS
+    colour = colours[suit]
     label = (FRENCH_RANKS if french else RANKS)[rank]
     label = "10" if label in "TX" else label
     # corner index, drawn once and rotated into the opposite corner
@@ -88,7 +96,7 @@ def draw_face(card: int, french: bool = False, size: tuple[int, int] = FACE_SIZE
     font, scale, thick = cv2.FONT_HERSHEY_DUPLEX, w / 250 * (0.85 if len(label) == 2 else 1.1), max(2, w // 90)
     (tw, th), _ = cv2.getTextSize(label, font, scale, thick)
     cv2.putText(idx, label, ((idx.shape[1] - tw) // 2, int(th * 1.15)), font, scale, colour, thick, cv2.LINE_AA)
-    draw_suit(idx, suit, (idx.shape[1] / 2, th * 1.2 + idx.shape[1] * 0.45), idx.shape[1] * 0.62)
+    draw_suit(idx, suit, (idx.shape[1] / 2, th * 1.2 + idx.shape[1] * 0.45), idx.shape[1] * 0.62, colours=colours)
     y0, x0 = int(h * 0.03), int(w * 0.03)
     img[y0:y0 + idx.shape[0], x0:x0 + idx.shape[1]] = idx
     img[h - y0 - idx.shape[0]:h - y0, w - x0 - idx.shape[1]:w - x0] = idx[::-1, ::-1]
@@ -96,9 +104,10 @@ def draw_face(card: int, french: bool = False, size: tuple[int, int] = FACE_SIZE
     left, right, top, bottom = w * 0.3, w * 0.7, h * 0.16, h * 0.84
     if rank <= 3:
         for gx, gy in _PIPS[rank]:
-            draw_suit(img, suit, (left + gx * (right - left), top + gy * (bottom - top)), w * 0.17, flip=gy > 0.5)
+            draw_suit(img, suit, (left + gx * (right - left), top + gy * (bottom - top)), w * 0.17, flip=gy > 0.5,
+                      colours=colours)
     elif rank == 7:
-        draw_suit(img, suit, (w / 2, h / 2), w * 0.42)
+        draw_suit(img, suit, (w / 2, h / 2), w * 0.42, colours=colours)
     else:
         x0, y0, x1, y1 = int(w * 0.24), int(h * 0.14), int(w * 0.76), int(h * 0.86)
         band = (150, 110, 40) if suit in (0, 3) else (40, 150, 220)
@@ -110,14 +119,15 @@ def draw_face(card: int, french: bool = False, size: tuple[int, int] = FACE_SIZE
         (tw, th), _ = cv2.getTextSize(big, cv2.FONT_HERSHEY_TRIPLEX, fs, k * 5)
         cv2.putText(img, big, (int((w - tw) / 2), int(h * 0.47)), cv2.FONT_HERSHEY_TRIPLEX, fs, colour, k * 5,
                     cv2.LINE_AA)
-        draw_suit(img, suit, (w / 2, h * 0.67), w * 0.2)
+        draw_suit(img, suit, (w / 2, h * 0.67), w * 0.2, colours=colours)
     cv2.rectangle(img, (0, 0), (w - 1, h - 1), (170, 170, 170), k * 2)
     return cv2.resize(img, size, interpolation=cv2.INTER_AREA)
 
 
-def builtin_faces(french: bool = False, size: tuple[int, int] = FACE_SIZE) -> dict[int, np.ndarray]:
+def builtin_faces(french: bool = False, size: tuple[int, int] = FACE_SIZE,
+                  four_colour: bool = False) -> dict[int, np.ndarray]:
     """The project's own 32-card deck."""
-    return {card: draw_face(card, french, size) for card in range(32)}
+    return {card: draw_face(card, french, size, four_colour) for card in range(32)}
 
 
 def card_back(size: tuple[int, int] = FACE_SIZE) -> np.ndarray:

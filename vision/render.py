@@ -104,7 +104,7 @@ class TableScene:
     table_to_image: np.ndarray
 
     @classmethod
-    def square(cls, side_mm: float = 900, size=(1920, 1080), tilt_deg: float = 0.0, turn_deg: float = 0.0):
+    def square(cls, side_mm: float = 800, size=(1920, 1080), tilt_deg: float = 0.0, turn_deg: float = 0.0):
         """The project's standard table (calibration defaults) under ``camera_view``."""
         from calibration.table import TableLayout
         from calibration.zones import default_zones
@@ -214,6 +214,13 @@ class SceneRenderer:
             if i < len(steps) and steps[i].draw and t >= steps[i].start:
                 steps[i].draw(frame, t)
             yield t, self._camera(frame, k)
+
+    def lone_card(self, card: int, angle: float = 0.0) -> np.ndarray:
+        """One frame with one card lying in the middle of the table: an enrolment
+        shot (``calibrate deck`` enrols from such pictures, through the same camera)."""
+        frame = self.background.copy()
+        self._paste(frame, self.faces[card], (self.scene.width_mm / 2, self.scene.height_mm / 2, angle))
+        return self._camera(frame, 0)
 
     def card_corners(self, pose) -> np.ndarray:
         """Image corners of a card lying at ``pose`` (x mm, y mm, angle deg)."""

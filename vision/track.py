@@ -158,6 +158,8 @@ class Tracker:
         self.footprints: dict[str, list[np.ndarray]] = {}   # zone -> table-plane quads of its cards
         self.card_px = CARD_MM[0] * CARD_MM[1] * plane.ppm ** 2
         self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+        gap = max(3, int(round(15 * plane.ppm)))
+        self._group_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap))
 
     def start(self, rect: np.ndarray) -> None:
         """The first still scene: the empty table every later scene is compared with."""
@@ -183,36 +185,44 @@ class Tracker:
             area = max(1, cv2.countNonZero(mask))
             if cv2.countNonZero(cv2.bitwise_and(mask, d_empty)) < 0.15 * area:
                 cleared.append(zone)
+        # What changed and is not cloth. Where the new card's white lies on an older card's
+        # white nothing changed, so the card shows as its edges and print: group those
+        # pieces (a gap of up to ~15 mm) and take the group's hull as the footprint.
         new = cv2.bitwise_and(d_prev, d_empty)
-        new = cv2.morphologyEx(new, cv2.MORPH_CLOSE, self._kernel, iterations=2)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(new, connectivity=8)
+        groups = cv2.dilate(new, self._group_kernel)
+        n, labels, _, _ = cv2.connectedComponentsWithStats(groups, connectivity=8)
         cards, unexplained = [], 0
         for i in range(1, n):
-            area = stats[i, cv2.CC_STAT_AREA]
-            if area < 0.25 * self.card_px:
+            group = cv2.bitwise_and(new, new, mask=(labels == i).astype(np.uint8))
+            pts = cv2.findNonZero(group)
+            if pts is None:
                 continue
-            blob = (labels == i).astype(np.uint8) * 255
-            found = self._cards_in(blob, area, frame)
-            if not found and any(cv2.countNonZero(cv2.bitwise_and(blob, m)) for m in self.plane.zone_masks.values()):
+            hull = cv2.convexHull(pts)
+            area = cv2.contourArea(hull)
+            if area < 0.3 * self.card_px:
+                continue
+            found = self._cards_in(hull, area, group, frame)
+            if not found and any(cv2.countNonZero(cv2.bitwise_and(group, m)) for m in self.plane.zone_masks.values()):
                 unexplained += int(area)      # something shapeless in the watched zones (a hand, a nudge)
             cards += [c for c in found if c.zone]   # cards outside the watched zones are not our business
         return Analysis(cards, cleared, unexplained)
 
-    def _cards_in(self, blob: np.ndarray, area: int, frame: np.ndarray) -> list[Candidate]:
-        """Card-shaped quads in a blob of change: its own rectangle when it is one
-        card's size and shape, else what the card locator finds inside it."""
+    def _cards_in(self, hull: np.ndarray, area: float, group: np.ndarray, frame: np.ndarray) -> list[Candidate]:
+        """Card-shaped quads in a group of change: its hull's rectangle (snapped to
+        the card's true size) when that is one card's size and shape, else what
+        the card locator finds in that part of the frame."""
         from .locate import order_corners
         quads = []
+        card_w, card_h = CARD_MM[0] * self.plane.ppm, CARD_MM[1] * self.plane.ppm
         if area <= 1.6 * self.card_px:
-            pts = cv2.findNonZero(blob)
-            (cx, cy), (w, h), ang = cv2.minAreaRect(pts)
-            long_, short = max(w, h) / self.plane.ppm, min(w, h) / self.plane.ppm
-            if abs(long_ / CARD_MM[1] - 1) < 0.25 and abs(short / CARD_MM[0] - 1) < 0.3 \
-                    and area > 0.7 * w * h:
-                quads.append(cv2.boxPoints(((cx, cy), (w, h), ang)))
+            (cx, cy), (w, h), ang = cv2.minAreaRect(hull)
+            long_, short = max(w, h), min(w, h)
+            if 0.75 < long_ / card_h < 1.25 and 0.7 < short / card_w < 1.35 and area > 0.75 * w * h:
+                size = (card_w, card_h) if w < h else (card_h, card_w)
+                quads.append(cv2.boxPoints(((cx, cy), size, ang)))
         if not quads and self.locate is not None:
-            mask_img = cv2.warpPerspective(blob, self._plane_to_image(), (frame.shape[1], frame.shape[0]),
-                                           flags=cv2.INTER_NEAREST)
+            mask_img = cv2.warpPerspective(cv2.dilate(group, self._group_kernel), self._plane_to_image(),
+                                           self.plane.frame_size, flags=cv2.INTER_NEAREST)
             for q in self.locate(frame, mask=mask_img):
                 quads.append(self.plane.to_plane(self.plane.to_table(q)).astype(np.float32))
         out = []
