@@ -56,12 +56,12 @@ E held ♥7 but did not trump: partner was not winning the trick
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, NamedTuple, Optional, Sequence
 
 from .cards import SUIT_MASKS, SUIT_NAMES, Card, Mask, card_name, iter_cards, mask_of, pretty, suit_of
 from .rules import Options
 from .seats import SEAT_NAMES, Seat, Team
-from .tables import ALL_TRUMP, BEATS, NO_TRUMP, Mode, parse_trump, points_table, strongest, trump_mask, weakest
+from .tables import ALL_TRUMP, BEATS, Mode, parse_trump, points_table, strongest, trump_mask, trump_name, weakest
 from .violations import Violation
 
 __all__ = ["HandPlay", "PlayError", "Trick", "legal_cards", "trick_winner", "cards_in_order",
@@ -214,21 +214,16 @@ def _why(mode: Mode, seat: Seat, hand: Mask, card: Card, lead: Card, win: Card,
                                f"trumped with {pretty(win)} and these rules require undertrumping")
 
 
-class Trick:
+class Trick(NamedTuple):
     """A finished trick: who led, the four cards in play order, who won."""
 
-    __slots__ = ("leader", "cards", "winner")
-
-    def __init__(self, leader: Seat, cards: tuple[Card, ...], winner: Seat):
-        self.leader, self.cards, self.winner = leader, cards, winner
+    leader: Seat
+    cards: tuple[Card, ...]
+    winner: Seat
 
     def __repr__(self) -> str:
         return (f"Trick({SEAT_NAMES[self.leader]}: {' '.join(card_name(c) for c in self.cards)} "
                 f"-> {SEAT_NAMES[self.winner]})")
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Trick) and (self.leader, self.cards, self.winner) == (
-            other.leader, other.cards, other.winner)
 
 
 class HandPlay:
@@ -443,7 +438,7 @@ class HandPlay:
         return other
 
     def __repr__(self) -> str:
-        return (f"<HandPlay {'shdc'[self.trump] if self.trump < 4 else 'sa' if self.trump == NO_TRUMP else 'ta'} "
+        return (f"<HandPlay {trump_name(self.trump)} "
                 f"trick {self.trick_number} {SEAT_NAMES[self._to_play]} to play, "
                 f"on table {' '.join(card_name(c) for c in self._trick) or '-'}>")
 
