@@ -68,7 +68,7 @@ __all__ = ["HandPlay", "PlayError", "Trick", "legal_cards", "trick_winner", "car
            "audit", "parse_trump"]
 
 _UNDERTRUMP_RULES = ("discard", "must", "always")
-_DISCARD, _MUST, _ALWAYS = range(3)
+_DISCARD, _ALWAYS = 0, 2                  # indices in _UNDERTRUMP_RULES
 _ALL = (1 << 32) - 1
 
 
@@ -246,6 +246,8 @@ class HandPlay:
                  hands: Optional[Sequence[Mask]] = None):
         if not 0 <= trump <= ALL_TRUMP:
             raise PlayError(f"trump mode {trump!r} is not 0-3 (a suit), 4 (sa) or 5 (ta); see parse_trump")
+        if not 0 <= leader <= 3:
+            raise PlayError(f"leader {leader!r} is not a seat 0-3 (N E S W)")
         self.trump = trump
         self.options = options
         self._rule = _rule_code(options)
@@ -272,7 +274,7 @@ class HandPlay:
         self._win = -1                        # card winning the trick on the table
         self._winpos = 0
         self._trick_points = 0
-        self._history: list[int] = []        # finished tricks, packed (see _pack)
+        self._history: list[int] = []         # finished tricks: leader | 4 cards << 2, 7, 12, 17 | winner << 22
         self._score = 0                       # NS points | EW points << 16 | NS tricks << 32 | EW tricks << 36
         self._memo = -1                       # legal() of the current position, -1 when stale
 
