@@ -277,19 +277,23 @@ class Disagreement(NamedTuple):
     trump: Mode = -1
 
 
-def compare(peer, deals: int, options: Options, seed: int = 2026):
+def compare(peer, deals: int, options: Options, seed: int = 2026,
+            progress: Callable[[int], None] | None = None):
     """Play ``deals`` random games in both engines, comparing every position.
 
     Returns (undocumented :class:`Disagreement` list, Counter of documented
     differences by predicate name, positions compared). The random card comes
     from our legal set, or from both sets' intersection after a disagreement,
-    so a game goes on and later positions are still compared.
+    so a game goes on and later positions are still compared. ``progress`` is
+    called with the number of deals done, every 1,000 deals.
     """
     rng = random.Random(seed)
     undocumented: list[Disagreement] = []
     documented: Counter = Counter()
     positions = 0
     for number in range(deals):
+        if progress and number % 1000 == 0:
+            progress(number)
         deal = random_deal(rng, peer.modes)
         ours, theirs = Ours(deal, options), peer(deal, options)
         where = f"deal {number} ({trump_name(deal[1])}, {SEAT_NAMES[deal[2]]} leads)"
@@ -437,7 +441,7 @@ def bytes_per_state(count: int = 10_000, seed: int = 3) -> float:
     return (used - sys.getsizeof(states)) / count
 
 
-def run(hands: int = 2000, repeats: int = 5, differential: int = 30_000) -> None:
+def run(hands: int = 2000, repeats: int = 5, differential: int = 20_000) -> None:
     rng = random.Random(2026)
     print(f"{hands} seeded random deals per engine, legal random play to the end, median of {repeats} runs",
           file=sys.stderr)
@@ -457,7 +461,11 @@ def run(hands: int = 2000, repeats: int = 5, differential: int = 30_000) -> None
     print(f"bytes per hand state (tracemalloc, 10,000 states mid-hand): {bytes_per_state():,.0f}")
     for peer in PEERS:
         start = time.perf_counter()
-        undocumented, documented, positions = compare(peer, differential, peer_options(peer), seed=7)
+        def progress(done: int, name: str = peer.name) -> None:
+            print(f"\r  differential vs {name}: {done:,}/{differential:,} deals", end="", file=sys.stderr, flush=True)
+        undocumented, documented, positions = compare(peer, differential, peer_options(peer), seed=7,
+                                                      progress=progress)
+        print("\r", end="", file=sys.stderr)
         print(f"differential vs {peer.name}: {differential:,} deals, {positions:,} positions, "
               f"{len(undocumented)} undocumented disagreements, documented {dict(documented)} "
               f"({time.perf_counter() - start:.0f} s)", flush=True)
