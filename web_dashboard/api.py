@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, jsonify, request, send_file, url_for
 
 from referee.observations import ObservationError, ZoneCleared, from_dict
 
 from .app import dashboard
 from .auth import api_guard, may_referee
+from .table_runner import table_thumbnail
 from .tables import LiveTable
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -42,14 +43,15 @@ def _run(table_id: str, make: Any) -> Any:
     try:
         table = _table(table_id)
         observation = make(table, _body())
-        result = table.ingest(observation)
+        outputs = table.ingest(observation)
     except LookupError as exc:
         return jsonify(error=str(exc)), 404
     except ObservationError as exc:
         return jsonify(error=str(exc)), 400
-    except ValueError as exc:      # the referee refused it (nothing to undo, unknown ref...)
-        return jsonify(error=str(exc)), 409
-    return jsonify(ok=True, result=_jsonable(result))
+    rejected = [o for o in outputs if o.kind == "rejected"]
+    if rejected:        # stored as rejected, with its reason; nothing else changed
+        return jsonify(error=rejected[0].data.get("reason", "refused")), 409
+    return jsonify(ok=True, outputs=_jsonable(outputs))
 
 
 def _jsonable(value: Any) -> Any:
@@ -89,6 +91,28 @@ def card_entry(table_id: str) -> Any:
             raise ObservationError("say which card: {\"seat\": \"S\", \"card\": \"Jh\"}")
         return seen
     return _run(table_id, make)
+
+
+@api.post("/tables/<table_id>/next-game")
+@api_guard
+def next_game(table_id: str) -> Any:
+    """Start the table's next game (the finished one stays in the archive)."""
+    try:
+        _table(table_id).next_game()
+    except LookupError as exc:
+        return jsonify(error=str(exc)), 404
+    return jsonify(ok=True, game=_table(table_id).game_id)
+
+
+@api.get("/tables/<table_id>/thumbnails/<name>")
+def thumbnail(table_id: str, name: str) -> Any:
+    """A camera thumbnail cited as evidence (referee only: it shows a card)."""
+    if not may_referee(table_id):
+        return jsonify(error="sign in first: open /console"), 401
+    path = table_thumbnail(dashboard(), name)
+    if path is None:
+        return jsonify(error=f"no thumbnail {name!r}"), 404
+    return send_file(path, mimetype="image/png", max_age=3600)
 
 
 @api.get("/tables/<table_id>/tokens")

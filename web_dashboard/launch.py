@@ -68,7 +68,7 @@ def launch(settings: Settings, add_tables: Callable[..., list], on_started: Call
                       archive=settings.instance / "games")
     app = create_app(board)
     password = first_run_password(accounts, settings)
-    stoppers = add_tables(board)
+    stoppers = add_tables(board) + [board.room.start_clock()]
 
     def ready(port: int) -> None:
         base = f"http://{settings.host}:{port}"

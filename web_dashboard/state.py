@@ -86,7 +86,45 @@ def from_game(game: dict, clockwise: bool = False) -> dict:
     return state
 
 
-def dashboard_state(table_id: str, name: str, referee: Any, meta: dict) -> dict:
-    state = dict(referee.snapshot())
-    state["table"] = {"id": table_id, "name": name, **meta, **state.get("table", {})}
+def violation_id(v: dict) -> str:
+    """A violation's stable name (a correction may remove an earlier one, so
+    not its position): hand, trick, seat, rule and card or call."""
+    return "-".join(str(v.get(k) or "") for k in ("hand", "trick", "seat", "rule", "card", "call"))
+
+
+def _log_line(n: int, event: dict) -> dict:
+    kind = event.get("type")
+    line = {"ref": n, "type": kind, "seat": event.get("seat")}
+    if kind == "play":
+        line["card"] = event.get("card")
+        line["text"] = f"#{n} {event.get('seat')} {event.get('card')}" + (f" ({event['say']})" if event.get("say") else "")
+    elif kind == "call":
+        line["text"] = f"#{n} {event.get('seat')} {event.get('call')}"
+    elif kind == "correction":
+        line["text"] = f"#{n} correction of #{event.get('ref')}: {event.get('reason', '')}"
+    elif kind == "deal":
+        line["text"] = f"#{n} deal, dealer {event.get('dealer')}"
+    else:
+        line["text"] = f"#{n} {kind} {event.get('seat') or ''}".rstrip()
+    return line
+
+
+def dashboard_state(table: Any, log_size: int = 40) -> dict:
+    """The state of a :class:`~web_dashboard.tables.LiveTable` (called under its lock)."""
+    referee = table.referee
+    snapshot = referee.snapshot()
+    state = from_game(snapshot, referee.options.clockwise)
+    seats = {**table.meta.get("seats", {}), **(snapshot.get("seats") or {})}
+    state["table"] = {"id": table.id, "name": table.name, "rules": snapshot.get("rules"),
+                      "sensors": table.meta.get("sensors"), "seats": seats,
+                      "target": referee.options.target}
+    state["game"] = table.game_id
+    state["violations"] = [{**v, "id": violation_id(v), **table.thumbnail_for(v.get("evidence", ()))}
+                           for v in snapshot.get("violations", [])]
+    state["conflicts"] = [{**c, **table.thumbnail_for(c.get("evidence", ()))}
+                          for c in snapshot.get("conflicts", []) if c.get("status") == "open"]
+    state["sensors"] = {name: {"state": value} for name, value in (snapshot.get("sensors") or {}).items()}
+    state["undecided"] = snapshot.get("zones", [])
+    events = referee.record
+    state["log"] = [_log_line(n, events[n - 1]) for n in range(max(2, len(events) - log_size + 1), len(events) + 1)]
     return state

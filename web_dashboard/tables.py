@@ -4,15 +4,33 @@ Sensors (a serial thread, a camera thread) and the console (web requests)
 all change a table; the lock makes each change whole, and after each one the
 table's new state goes to the hub, which fans it out to the feeds. The table
 referee itself stays pure: no thread and no clock inside it.
+
+That purity has one consequence here: the referee decides that a card has
+settled, or that a trick was picked up, only when an observation tells it
+the time. A quiet table (the last card of a hand entered at the console, a
+pause in the sensors' reports) would leave those decisions hanging, so while
+a hand is being played the table sends its referee a clock observation
+(``SensorState(source="console", state="connected", detail="clock")``) every
+half second. It is stored like any other observation, so a replay after a
+crash takes the same decisions.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable, Optional
 
+from referee.observations import SensorState
+
 from .state import dashboard_state
+
+#: Seconds between clock observations while a hand is played.
+TICK = 0.5
+#: Keep ticking this long after the last observation (the referee's longest wait is 8 s).
+TICK_FOR = 10.0
 
 
 class LiveTable:
@@ -20,41 +38,107 @@ class LiveTable:
 
     def __init__(self, table_id: str, name: str, referee: Any,
                  publish: Callable[[str, dict], None], meta: Optional[dict] = None,
-                 clock: Optional[Callable[[], float]] = None):
+                 clock: Optional[Callable[[], float]] = None,
+                 new_game: Optional[Callable[[bool], Any]] = None):
         self.id = table_id
         self.name = name
         self.referee = referee
         self.meta = dict(meta or {})
         self._publish = publish
+        self._new_game = new_game
         self._lock = threading.RLock()
         start = time.monotonic()
         #: seconds since the table started: the ``t`` of what the console enters
         self.clock = clock or (lambda: round(time.monotonic() - start, 3))
+        self._last_obs = -TICK_FOR
+        self.thumbnails: dict[int, str] = {}      # observation id -> thumbnail file name
+        self._index_thumbnails()
 
+    # --- state ----------------------------------------------------------------------
     def state(self) -> dict:
         with self._lock:
-            return dashboard_state(self.id, self.name, self.referee, self.meta)
-
-    def change(self, fn: Callable[[Any], Any]) -> Any:
-        """Run ``fn(referee)`` as one change, then publish the new state."""
-        with self._lock:
-            result = fn(self.referee)
-            state = dashboard_state(self.id, self.name, self.referee, self.meta)
-        self._publish(self.id, state)
-        return result
-
-    def ingest(self, observation: Any) -> Any:
-        return self.change(lambda referee: referee.ingest(observation))
+            return dashboard_state(self)
 
     def publish(self) -> None:
         self._publish(self.id, self.state())
 
+    @property
+    def game_id(self) -> str:
+        """The game's name: its event store's file name (``t1-3``)."""
+        store = getattr(self.referee, "store", None)
+        return Path(store.path).stem if store is not None else self.id
+
+    def thumbnail_for(self, evidence: Any) -> dict:
+        """``{"thumbnail": url}`` for the first camera picture among ``evidence`` ids."""
+        for ref in evidence or ():
+            if isinstance(ref, int) and ref in self.thumbnails:
+                return {"thumbnail": f"/api/tables/{self.id}/thumbnails/{self.thumbnails[ref]}"}
+        return {}
+
+    def _index_thumbnails(self) -> None:
+        """Thumbnails of a resumed game's stored observations."""
+        store = getattr(self.referee, "store", None)
+        if store is None:
+            return
+        for oid, raw, status, _ in store.observations():
+            try:
+                name = (json.loads(raw).get("evidence") or {}).get("thumbnail")
+            except (ValueError, AttributeError):
+                continue
+            if name:
+                self.thumbnails[oid] = Path(name).name
+
+    # --- changes ----------------------------------------------------------------------
+    def change(self, fn: Callable[[Any], Any]) -> Any:
+        """Run ``fn(referee)`` as one change, then publish the new state."""
+        with self._lock:
+            result = fn(self.referee)
+            state = dashboard_state(self)
+        self._publish(self.id, state)
+        return result
+
+    def ingest(self, observation: Any) -> list:
+        """One observation (sensor or console), stored before anything is shown.
+        Returns the referee's outputs."""
+        def submit(referee: Any) -> list:
+            outputs = referee.submit(observation)
+            thumbnail = (getattr(observation, "evidence", None) or {}).get("thumbnail")
+            if thumbnail:
+                self.thumbnails[referee.n_obs] = Path(thumbnail).name
+            self._last_obs = self.clock()
+            return outputs
+        return self.change(submit)
+
+    def tick(self) -> None:
+        """A clock observation, when the referee may be waiting for time to pass."""
+        now = self.clock()
+        with self._lock:
+            waiting = self.referee.game.phase == "play" or self.referee.snapshot().get("zones")
+            if not waiting or now - self._last_obs > TICK_FOR:
+                return
+            self.change(lambda referee: referee.submit(SensorState("console", now, "connected", "clock")))
+
+    def next_game(self) -> None:
+        """Close the finished game and start the next one at this table."""
+        if self._new_game is None:
+            raise ValueError("this table cannot start a new game")
+
+        def swap(old: Any) -> None:
+            if hasattr(old, "close"):
+                old.close()
+            self.referee = self._new_game(True)
+            self.thumbnails = {}
+        self.change(swap)
+
 
 class Room:
-    """Every table of the event, in the order they were added."""
+    """Every table of the event, in the order they were added, and the clock
+    that ticks them."""
 
     def __init__(self) -> None:
         self.tables: dict[str, LiveTable] = {}
+        self._stop = threading.Event()
+        self._ticker: Optional[threading.Thread] = None
 
     def add(self, table: LiveTable) -> LiveTable:
         self.tables[table.id] = table
@@ -65,4 +149,14 @@ class Room:
         return self.tables.get(table_id)
 
     def __iter__(self):
-        return iter(self.tables.values())
+        return iter(list(self.tables.values()))
+
+    def start_clock(self) -> Callable[[], None]:
+        """Tick every table from a thread; returns the function that stops it."""
+        def run() -> None:
+            while not self._stop.wait(TICK):
+                for table in self:
+                    table.tick()
+        self._ticker = threading.Thread(target=run, name="table-clock", daemon=True)
+        self._ticker.start()
+        return self._stop.set

@@ -14,7 +14,7 @@ from web_dashboard.app import Dashboard, create_app
 from web_dashboard.hub import Hub
 from web_dashboard.tables import LiveTable
 
-from web_fakes import FakeReferee
+from referee.table import TableReferee
 
 PASSWORD = "correct horse"
 
@@ -27,7 +27,7 @@ def board(tmp_path):
               event_factory=threading.Event, broadcast_delay=30)
     board = Dashboard(accounts=accounts, hub=hub, instance=tmp_path)
     for table_id in ("t1", "t2"):
-        board.room.add(LiveTable(table_id, table_id.upper(), FakeReferee(), hub.submit))
+        board.room.add(LiveTable(table_id, table_id.upper(), TableReferee(dealer=0), hub.submit))
     return board
 
 
@@ -69,8 +69,8 @@ def test_actions_need_session_and_csrf(client, board):
     assert client.post("/api/tables/t1/console", json=body, headers={"X-CSRF-Token": "forged"}).status_code == 403
     response = client.post("/api/tables/t1/console", json=body, headers={"X-CSRF-Token": console_csrf(client)})
     assert response.status_code == 200, response.get_json()
-    (seen,) = board.room.get("t1").referee.received
-    assert (seen.action, seen.seat, seen.call, seen.by) == ("call", 3, "pass", "console")
+    assert board.room.get("t1").referee.events[-1] == {"type": "call", "seat": "W", "call": "pass", "obs": 1}
+    assert board.hub.current("t1", "venue")["hand"]["auction"] == [{"seat": "W", "call": "pass"}]
 
 
 def test_bad_action_says_what_to_fix_and_loses_nothing(client, board):
@@ -79,7 +79,7 @@ def test_bad_action_says_what_to_fix_and_loses_nothing(client, board):
     response = client.post("/api/tables/t1/console", json={"action": "jump"}, headers=csrf)
     assert response.status_code == 400 and "use one of" in response.get_json()["error"]
     response = client.post("/api/tables/t1/console", json={"action": "undo"}, headers=csrf)
-    assert response.status_code == 409 and response.get_json()["error"] == "nothing to undo"
+    assert response.status_code == 409 and "no game event to undo" in response.get_json()["error"]
     response = client.post("/api/tables/t1/cards", json={"seat": "S", "card": "2h"}, headers=csrf)
     assert response.status_code == 400 and "not a Belote card" in response.get_json()["error"]
     assert client.post("/api/tables/t9/console", json={"action": "undo"}, headers=csrf).status_code == 404
@@ -103,7 +103,7 @@ def test_overlay_token_reads_its_feed_only_and_cannot_post(client, board):
     assert client.get("/overlay/t1?feed=broadcast").status_code == 403
     response = client.post(f"/api/tables/t1/console?token={token}", json={"action": "undo"})
     assert response.status_code == 401
-    assert board.room.get("t1").referee.received == []
+    assert board.room.get("t1").referee.n_obs == 0
 
 
 def test_revoked_overlay_token_stops_working(client, board):

@@ -29,7 +29,7 @@ class FakeReferee:
     def snapshot(self) -> dict:
         return copy.deepcopy(self.state)
 
-    def ingest(self, observation) -> list:
+    def submit(self, observation) -> list:
         self.received.append(observation)
         if getattr(observation, "action", None) == "undo" and not self.state["trick"]["cards"]:
             raise ValueError("nothing to undo")
