@@ -179,3 +179,44 @@ class Pipeline:
             self.watcher.accept()
             return [SensorState("camera", t, "connected", f"camera back in place ({result.detail})")]
         return []
+
+
+def observation_json(obs: Observation) -> dict:
+    """One observation as a JSON object (``vision watch --json``)."""
+    if isinstance(obs, CardSeen):
+        return {"kind": "card", "t": round(obs.t, 3), "zone": obs.zone,
+                "card": card_name(obs.card) if obs.card is not None else None,
+                "confidence": obs.confidence, "evidence": obs.evidence}
+    if isinstance(obs, ZoneCleared):
+        return {"kind": "cleared", "t": round(obs.t, 3), "zone": obs.zone}
+    return {"kind": "camera", "t": round(obs.t, 3), "state": obs.state, "detail": obs.detail}
+
+
+def command_watch(args) -> int:
+    """``belote-table vision watch --source S --profile DIR``: observations, one per line."""
+    import json
+
+    from calibration.profile import ProfileError, TableProfile
+
+    from .capture import Capture, CaptureError
+    from .deck import Deck, DeckError
+
+    profile = TableProfile(args.profile)
+    try:
+        deck = Deck.load(args.deck or profile.deck_dir)
+        pipeline = profile.pipeline(deck, thumbnails=args.thumbnails)
+        cap = Capture(args.source, live=args.live or None)
+    except (ProfileError, DeckError, CaptureError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    with cap:
+        for frame in cap:
+            if frame.index % 300 == 0:
+                print(f"frame {frame.index} (t={frame.t:.1f} s, {cap.dropped} dropped)", file=sys.stderr)
+            for obs in pipeline.process(frame.t, frame.image):
+                if args.json:
+                    print(json.dumps(observation_json(obs)), flush=True)
+                else:
+                    o = observation_json(obs)
+                    print(" ".join(f"{k}={v}" for k, v in o.items() if k != "evidence"), flush=True)
+    return 0
