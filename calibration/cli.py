@@ -15,6 +15,10 @@ import sys
 #: ``"module:function"`` adding one ``calibrate`` sub-command each, in ``--help`` order.
 SUBCOMMANDS = (
     "calibration.cli:add_deck",
+    "calibration.cli:add_markers",
+    "calibration.cli:add_camera",
+    "calibration.cli:add_table",
+    "calibration.cli:add_zones",
 )
 
 
@@ -45,3 +49,56 @@ def _deck(args: argparse.Namespace) -> int:
     from .deck import enrol_from_directory
 
     return enrol_from_directory(args.images, args.out, partial=args.partial)
+
+
+# -- camera, table and zones (handlers in calibration.markers/camera/table/zones) --------------
+
+def _lazy(target: str):
+    """A handler that imports its (OpenCV-heavy) module only when the command runs."""
+    def handler(args):
+        module, function = target.split(":")
+        return getattr(importlib.import_module(module), function)(args)
+    return handler
+
+
+def add_markers(sub) -> None:
+    p = sub.add_parser("markers", help="write the printable corner markers and ChArUco board (PDF at true scale)",
+                       description="Write the four table-corner ArUco markers and a ChArUco board as PDF "
+                                   "(print at 100%%, actual size) and PNG.")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--marker-mm", type=float, default=60.0, help="printed marker side (default 60)")
+    p.set_defaults(func=_lazy("calibration.markers:command"))
+
+
+def add_camera(sub) -> None:
+    p = sub.add_parser("camera", help="camera intrinsics from views of the ChArUco board",
+                       description="Compute the camera's focal length and lens distortion from 10-20 views of "
+                                   "the printed ChArUco board (a folder of images, a video or a camera).")
+    p.add_argument("--source", required=True, metavar="S", help="folder of images, video file or camera index")
+    p.add_argument("--profile", required=True, metavar="DIR", help="table profile directory (camera.json)")
+    p.add_argument("--every", type=int, default=1, metavar="N", help="use one frame in N of a video (default 1)")
+    p.set_defaults(func=_lazy("calibration.camera:command"))
+
+
+def add_table(sub) -> None:
+    p = sub.add_parser("table", help="table homography from the corner markers, zones and their preview",
+                       description="Find the four corner markers in the camera view, compute the table "
+                                   "homography, write the profile (table.json, zones.json if absent) and "
+                                   "zones.png, the zones drawn over the camera view.")
+    p.add_argument("--source", required=True, metavar="S", help="camera index, video, stream or image folder")
+    p.add_argument("--profile", required=True, metavar="DIR", help="table profile directory")
+    p.add_argument("--width-mm", type=float, default=0.0, help="table width between the marker rows' outer edges")
+    p.add_argument("--height-mm", type=float, default=0.0)
+    p.add_argument("--marker-mm", type=float, default=60.0)
+    p.set_defaults(func=_lazy("calibration.table:command"))
+
+
+def add_zones(sub) -> None:
+    p = sub.add_parser("zones", help="write the zones and draw them over the camera view",
+                       description="Write zones.json (table millimetres; defaults for the table's size) and "
+                                   "a picture of the zones over the camera view.")
+    p.add_argument("--profile", required=True, metavar="DIR")
+    p.add_argument("--source", metavar="S", help="camera or image to draw over (default: a plain background)")
+    p.add_argument("--out", metavar="PNG", help="preview picture (default PROFILE/zones.png)")
+    p.add_argument("--reset", action="store_true", help="replace zones.json with the defaults")
+    p.set_defaults(func=_lazy("calibration.zones:command"))
