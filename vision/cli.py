@@ -17,6 +17,8 @@ import sys
 SUBCOMMANDS = (
     "vision.cli:add_recognize",
     "vision.cli:add_evaluate",
+    "vision.cli:add_watch",
+    "vision.cli:add_render",
 )
 
 
@@ -100,3 +102,41 @@ def _evaluate(args: argparse.Namespace) -> int:
         return 2
     print(json.dumps(report) if args.json else format_table(report), flush=True)
     return 0
+
+
+# -- watching a table, rendering one (handlers in vision.pipeline and vision.render) ----------
+
+def _lazy(target: str):
+    """A handler that imports its (OpenCV-heavy) module only when the command runs."""
+    def handler(args):
+        module, function = target.split(":")
+        return getattr(importlib.import_module(module), function)(args)
+    return handler
+
+
+def add_watch(sub) -> None:
+    p = sub.add_parser("watch", help="watch a table and print what the camera observes",
+                       description="Run the camera pipeline on a source and print each observation (card "
+                                   "landed in a zone, zone cleared, camera moved) as it happens.")
+    p.add_argument("--source", required=True, metavar="S", help="camera index, video, stream or image folder")
+    p.add_argument("--profile", required=True, metavar="DIR", help="calibrated table profile")
+    p.add_argument("--deck", metavar="DECK", help="enrolled deck (default PROFILE/deck)")
+    p.add_argument("--thumbnails", metavar="DIR", help="save the face each observation was read from")
+    p.add_argument("--live", action="store_true", help="drop frames like a live camera, even for a file")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.set_defaults(func=_lazy("vision.pipeline:command_watch"))
+
+
+def add_render(sub) -> None:
+    p = sub.add_parser("render", help="render a video of a simulated table (tests, demos)",
+                       description="Render a few tricks of a simulated game as the table camera would see "
+                                   "them, with the truth of what happened beside it (.truth.json).")
+    p.add_argument("--out", required=True, metavar="PATH", help="video file (.mp4/.avi) or folder for PNG frames")
+    p.add_argument("--size", default="1920x1080", help="WIDTHxHEIGHT (default 1920x1080)")
+    p.add_argument("--fps", type=float, default=30.0)
+    p.add_argument("--tricks", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--tilt", type=float, default=20.0, help="camera tilt from straight down, degrees")
+    p.add_argument("--french", action="store_true", help="French indices R D V")
+    p.add_argument("--four-colour", action="store_true", help="four-colour suits")
+    p.set_defaults(func=_lazy("vision.render:command"))
