@@ -316,3 +316,14 @@ def test_audit_does_not_accuse_on_an_unfinished_hand_when_unseen_cards_could_exc
 def test_audit_of_too_many_plays_is_refused():
     with pytest.raises(PlayError, match="a hand has 32"):
         audit(1, NORTH, list(range(32)) + [0])
+
+
+def test_audit_follows_the_direction_of_play_and_reports_a_card_played_twice():
+    # clockwise, N leads: N E S W. E discards Kc on spades, then shows a spade at trick 2.
+    plays = parse_cards("As Kc Qs Ts  Ks 7s Js 8s")
+    clockwise = FFB.replace(clockwise=True)
+    v, = audit(1, NORTH, plays, clockwise)
+    assert (v.rule, v.seat, v.trick) == ("must-follow", EAST, 1)
+    assert audit(1, NORTH, plays, FFB)[0].seat == WEST      # the same cards, counter-clockwise: W's
+    twice = audit(1, NORTH, parse_cards("As 7s Ks As"), FFB)
+    assert [(v.rule, v.seat, v.trick) for v in twice] == [("already-played", EAST, 1)]
