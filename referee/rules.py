@@ -88,6 +88,8 @@ class Options:
     failed_value: int = 160                 # to the defence on a failed contract: 160 (001) | 162 (003/004)
     counter_scope: str = "contract"         # "contract": 001's fixed tables to the winner, 0 to the other
                                             # | "hand": every score of the hand multiplied (000 §4.1 wording)
+                                            # | "bid": the winner scores 160 (+ bid x m): only the bid is
+                                            # multiplied (a common club table; colver's)
     capot_value: int = 250                  # unbid capot: 250 (001) | 252 (003/004)
     litige: str = "takers-lose"             # takers' total equals the defence's:
                                             # "takers-lose" (000 §10.1.1, 004 variation) | "hold": defence
@@ -118,7 +120,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "scoring": ("made", "bid", "made+bid", "classic"),
     "rounding": ("none", "10-5up", "10-6up", "5"),
     "make_rule": ("bid", "bid-and-more", "at-least-defence", "more-than-defence", "threshold"),
-    "counter_scope": ("contract", "hand"),
+    "counter_scope": ("contract", "hand", "bid"),
     "litige": ("takers-lose", "hold", "abeyance", "split"),
     "both_over": ("higher", "taker", "draw"),
     "play_violation_penalty": ("none", "hand-lost"),

@@ -108,8 +108,9 @@ def score_hand(options: Options, contract: Contract, card_points: tuple[int, int
         cp[capot_team] += o.capot_dix_de_der - o.dix_de_der
     shown = (cp[0], cp[1])
     decl = list(declarations)
-    if capot_team is not None and not o.capoted_keep_declarations:
-        decl[1 - capot_team] = 0                      # 004: the capot side forfeits its own
+    if capot_team == T and not o.capoted_keep_declarations:
+        decl[D] = 0                                   # 004: a defence without a trick forfeits its own
+        # (takers without a trick: 004 gives the defence "all the declarations of both teams")
     if penalty is not None:                           # scored as if the innocent side took every point
         cp = _pair(1 - penalty, sum(card_points), 0)
         capot_team = None
@@ -167,12 +168,15 @@ def score_hand(options: Options, contract: Contract, card_points: tuple[int, int
     held = [0, 0]
     if contract.capot:
         score = _pair(T if made else D, CAPOT_BID_VALUE[method] * m, 0)
-    elif m > 1 and o.counter_scope == "contract" and method != "classic":
+    elif m > 1 and o.counter_scope != "hand" and method != "classic":
+        cards = o.capot_value if capot_mine else o.failed_value
         if method == "bid":
-            base = value
+            points = value * m
+        elif method == "made+bid" and o.counter_scope == "bid":
+            points = cards + value * m
         else:
-            base = (o.capot_value if capot_mine else o.failed_value) + (value if method == "made+bid" else 0)
-        score = _pair(T if made else D, base * m, 0)
+            points = (cards + (value if method == "made+bid" else 0)) * m
+        score = _pair(T if made else D, points, 0)
     else:
         if made is True:
             score = [points_of(0), points_of(1)]

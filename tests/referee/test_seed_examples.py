@@ -127,6 +127,8 @@ CASES = [
      (252, 100), "made"),
     ("004: takers capoted: 252 + all declarations to the defence", "classic", {}, dict(value=None),
      (0, 162), (0, 8), (0, 0), (0, 20), (0, 272), "failed"),
+    ("004: takers capoted: 'plus all the declarations of both teams'", "classic", {}, dict(value=None),
+     (0, 162), (0, 8), (0, 0), (50, 0), (0, 302), "failed"),
     ("004 variation: more than the defence, equality loses", "classic",
      {"make_rule": "more-than-defence", "litige": "takers-lose"}, dict(value=None), (81, 81), (4, 4),
      (0, 0), (0, 0), (0, 162), "failed"),
