@@ -75,7 +75,9 @@ def calibrate_camera(images: Iterable[np.ndarray], spec: CharucoSpec = CharucoSp
             f"the ChArUco board was found in only {len(obj_all)} picture(s); at least {MIN_VIEWS} are needed "
             f"(10-20 is better): hold the printed board at different angles and distances, well lit, "
             f"filling a good part of the picture")
-    rms, k, dist, _, _ = cv2.calibrateCamera(obj_all, img_all, size, None, None)
+    # k3 stays 0: with views that rarely reach the picture's corners it only fits noise
+    # and bends the corners wrongly (the table's corners are exactly where it matters).
+    rms, k, dist, _, _ = cv2.calibrateCamera(obj_all, img_all, size, None, None, flags=cv2.CALIB_FIX_K3)
     return CameraModel(k, dist.ravel(), size, float(rms), len(obj_all))
 
 

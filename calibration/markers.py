@@ -106,7 +106,7 @@ def _write_sheet(stem: Path, img: np.ndarray, w_mm: float, h_mm: float, label: s
 
     pdf = stem.with_suffix(".pdf")
     page = landscape(A4) if w_mm > h_mm else A4
-    c = canvas.Canvas(str(pdf), pagesize=page)
+    c = canvas.Canvas(str(pdf), pagesize=page, pageCompression=0)   # readable: the size can be checked
     x, y = (page[0] - w_mm * mm) / 2, (page[1] - h_mm * mm) / 2
     ok, raw = cv2.imencode(".png", img)
     from io import BytesIO
