@@ -30,13 +30,19 @@ CARD_ASPECT = 88.0 / 63.0
 _ASPECT_RANGE = (1.0, 2.2)
 #: The work size: big enough for a card to have clean borders, small enough for
 #: a live frame. Quads are mapped back to the original pixels.
-_WORK_SIDE = 640
+_WORK_SIDE = 1024
 #: A card's corner stays within about 90 +- 35 degrees under a table camera's perspective.
 _MAX_CORNER_COS = 0.57
 #: Share of printed pixels (colour farther than _PRINT_DELTA from the face's
 #: median, in Lab units) below which a shape is a solid blob, not a card face.
 _MIN_PRINT = 0.03
 _PRINT_DELTA = 30.0
+#: A card-shaped quad this much smaller than one holding it means the holder
+#: is the table (a card is about 0.5% of a table; a court card's picture
+#: frame is more than half of its card).
+_NESTED_CARD = 0.25
+#: The table's corner markers (the dictionary of ``calibration.markers``).
+_MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
 
 
 def find_cards(image_bgr: np.ndarray, mask: Optional[np.ndarray] = None,
@@ -89,24 +95,48 @@ def _find_in_work_image(img: np.ndarray, mask: Optional[np.ndarray],
     edges = _edge_map(img)
     # Printing, not sensor noise: a median filter removes salt-and-pepper first.
     lab = cv2.cvtColor(cv2.medianBlur(img, 5), cv2.COLOR_BGR2LAB).astype(np.float32)
-    candidates: list[tuple[float, np.ndarray]] = []
+    candidates: list[np.ndarray] = []
+
+    def consider(contour: np.ndarray) -> None:
+        quad = _card_quad(contour, min_area, max_area, img.shape)
+        if quad is None or not _has_print(quad, lab):
+            return
+        if mask is not None and not _mostly_inside(quad, mask):
+            return
+        candidates.append(quad)
+
     for fg in _foreground_maps(img, mask):
-        # Cut touching/overlapping cards apart along strong edges, then close
-        # small gaps the cut or glare left inside a card.
+        # Cut touching/overlapping cards apart along strong edges.
         split = cv2.bitwise_and(fg, cv2.bitwise_not(edges))
         split = cv2.morphologyEx(split, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         for region in (fg, split):
-            contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            for c in contours:
-                quad = _card_quad(c, min_area, max_area, img.shape)
-                if quad is None:
-                    continue
-                if mask is not None and not _mostly_inside(quad, mask):
-                    continue
-                if not _has_print(quad, lab):
-                    continue
-                candidates.append(quad)
+            for c in cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+                consider(c)
+    # Closed outlines at every depth: a card lying on a cloth that is itself
+    # "not the room" (the cloth is then the foreground, the card inside it).
+    outlines = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    if mask is not None:
+        outlines = cv2.bitwise_and(outlines, mask)
+    for c in cv2.findContours(outlines, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        consider(c)
+    markers = _markers(img)
+    candidates = [q for q in candidates if not any(_iou(q, m) > 0.3 for m in markers)]
     return _deduplicate(candidates)
+
+
+def _markers(img: np.ndarray) -> list[np.ndarray]:
+    """The table's ArUco corner markers (white-bordered squares with print, so
+    card-like to the checks above): found, so they are not taken for cards."""
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(_MARKER_DICTIONARY)).detectMarkers(gray)
+    if ids is None:
+        return []
+    out = []
+    for c in corners:
+        c = c.reshape(4, 2).astype(np.float32)
+        centre = c.mean(axis=0)
+        out.append(centre + 1.4 * (c - centre))  # with the white quiet zone around it
+    return out
 
 
 def _foreground_maps(img: np.ndarray, mask: Optional[np.ndarray]) -> list[np.ndarray]:
@@ -232,15 +262,27 @@ def _mostly_inside(quad: np.ndarray, mask: np.ndarray) -> bool:
 
 
 def _deduplicate(quads: list[np.ndarray]) -> list[np.ndarray]:
-    """One quad per card: among overlapping candidates keep the largest (the
-    whole card rather than a part of it), as long as it is not two cards merged
-    (which the shape checks already refused)."""
+    """One quad per card. Among overlapping candidates keep the largest (the
+    whole card rather than a part of it, e.g. a court card's picture frame),
+    except that a quad holding a much smaller card-shaped quad is the table or
+    a mat with cards on it, not a card."""
     quads = sorted(quads, key=lambda q: -cv2.contourArea(q))
+    areas = [cv2.contourArea(q) for q in quads]
+    holders = {i for i, q in enumerate(quads)
+               if any(areas[j] < _NESTED_CARD * areas[i] and _card_like(quads[j]) and _contains(q, quads[j])
+                      for j in range(i + 1, len(quads)))}
     kept: list[np.ndarray] = []
-    for q in quads:
-        if all(_iou(q, k) < 0.5 and not _contains(k, q) for k in kept):
+    for i, q in enumerate(quads):
+        if i not in holders and all(_iou(q, k) < 0.5 and not _contains(k, q) for k in kept):
             kept.append(q)
     return kept
+
+
+def _card_like(quad: np.ndarray) -> bool:
+    """Proportions of a card seen from above (not a square pip, not a strip)."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    return 1.15 <= max(a, b) / max(min(a, b), 1e-6) <= 2.0
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:

@@ -1,0 +1,349 @@
+"""How well cards are found and read, measured on real photos (``vision evaluate``).
+
+The labelled set (``shared/datasets/cardcounter_real``, CC BY 4.0, from the
+public repository Ammememe/CardCounterML, a Roboflow export) has one YOLO box
+per visible *corner index*, not per card. A found quad is matched to the
+labelled index boxes whose centres fall inside it: one Belote card -> that is
+the truth; none -> an empty quad; two different cards -> the locator merged
+cards (counted, not read). Cards labelled but never matched were missed.
+
+The split is fixed before looking at any result, and nothing is tuned on the
+test photos: for each deck design, the deck is enrolled from ONE single-card
+photo per card (the most colourful then sharpest shot that the enrolment
+check accepts, as a person enrolling would retake a grey or blurred shot);
+every other photo of that design is test data. The abstention rule is the
+one the enrolment itself chose (``vision.read.choose_abstention``).
+
+Sets reported:
+
+- ``real:<design>``: the other photos of the design's deck (Belote cards only;
+  2-6 and jokers found in them are counted under ``foreign``: they must abstain).
+- ``other-deck``: cards of the other design read with this design's deck: a
+  deck the table was not taught; every answer but "unknown" is a wrong read.
+- ``overhead``: single cards lying on a table seen by the project's overhead
+  camera, rendered by ``vision.render`` from real card faces cut from photos
+  OTHER than the enrolment photos (``vision.faces.photo_faces``); enrolment is
+  done through the same camera from the enrolment photos' faces.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Optional
+
+import cv2
+import numpy as np
+
+from referee.cards import CARD_NAMES, card_name
+
+from .deck import Deck, Refusal, deck_from_faces, enrolment_sample, sharpness
+from .locate import find_cards
+from .read import read_card
+
+ATTRIBUTION = ("cardcounter_real: photos from Ammememe/CardCounterML (Roboflow 'Card Detection', "
+               "universe.roboflow.com/cadyzedevelopmenthub/card-detection-zk7wu), CC BY 4.0")
+#: The set's two deck designs, told apart by how the photos were named (the
+#: dataset README: phone photos IMG_2022* and webcam photos WIN_* show the
+#: classic deck; IMG_77xx/78xx the black-and-gold one).
+DESIGNS = {"classic": ("IMG_2022", "WIN_"), "black-gold": ("IMG_77", "IMG_78")}
+_DATASET_RANKS = {"7": 0, "8": 1, "9": 2, "10": 3, "J": 4, "Q": 5, "K": 6, "A": 7}
+
+
+class EvaluationError(ValueError):
+    """The data set is missing or not in the expected layout."""
+
+
+def default_dataset() -> Path:
+    """``shared/datasets/cardcounter_real`` beside the repository (``/work/shared``
+    next to ``/work/main``; in CI the clone has ``../shared`` beside it)."""
+    return Path(__file__).resolve().parents[2] / "shared" / "datasets" / "cardcounter_real"
+
+
+def dataset_card(label: str) -> Optional[int]:
+    """``10H`` -> Th; 2-6, jokers and backs -> None (not Belote cards)."""
+    label = label.strip().upper()
+    rank = _DATASET_RANKS.get(label[:-1])
+    if rank is None or not label or label[-1] not in "SHDC":
+        return None
+    return "SHDC".index(label[-1]) * 8 + rank
+
+
+@dataclass
+class Photo:
+    path: Path
+    name: str
+    labels: list[str]               # dataset class of each index box
+    centres: np.ndarray             # (n, 2) pixel centres of the index boxes
+
+    @property
+    def cards(self) -> set[str]:
+        return set(self.labels)
+
+    def design(self) -> Optional[str]:
+        return next((d for d, prefixes in DESIGNS.items() if self.name.startswith(prefixes)), None)
+
+
+def load_dataset(root: Optional[str | Path] = None) -> list[Photo]:
+    root = Path(root) if root else default_dataset()
+    needed = [root / "manifest.csv", root / "classes.txt", root / "images", root / "labels"]
+    missing = [str(p) for p in needed if not p.exists()]
+    if missing:
+        raise EvaluationError(f"the labelled photo set is not at {root} (missing {', '.join(missing)}): "
+                              f"pass --dataset DIR, or put shared/datasets beside the repository")
+    classes = (root / "classes.txt").read_text().split("\n")
+    photos = []
+    with open(root / "manifest.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            path = root / "images" / row["image"]
+            labels, centres = [], []
+            label_file = root / "labels" / (Path(row["image"]).stem + ".txt")
+            size = 640.0
+            for line in label_file.read_text().splitlines() if label_file.exists() else []:
+                parts = line.split()
+                if len(parts) >= 5:
+                    labels.append(classes[int(parts[0])].strip())
+                    centres.append((float(parts[1]) * size, float(parts[2]) * size))
+            photos.append(Photo(path, row["image"], labels, np.array(centres, np.float32).reshape(-1, 2)))
+    return photos
+
+
+def truth_of(quad: np.ndarray, photo: Photo, scale: tuple[float, float] = (1.0, 1.0)) -> tuple[str, set[str]]:
+    """``("card"|"empty"|"merged", labels inside)`` for a found quad."""
+    inside = {label for label, (x, y) in zip(photo.labels, photo.centres)
+              if cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(x * scale[0]), float(y * scale[1])), False) >= 0}
+    if not inside:
+        return "empty", inside
+    return ("card" if len(inside) == 1 else "merged"), inside
+
+
+@dataclass
+class Tally:
+    """Reads of one set: right / wrong / abstained, and the confusion."""
+
+    right: int = 0
+    wrong: int = 0
+    abstained: int = 0
+    confusion: Counter = field(default_factory=Counter)   # (truth name, read name or "?")
+    wrong_examples: list = field(default_factory=list)
+
+    def add(self, truth: Optional[int], read: Optional[int], where: str) -> None:
+        t = card_name(truth) if truth is not None else "foreign"
+        r = card_name(read) if read is not None else "?"
+        self.confusion[(t, r)] += 1
+        if read is None:
+            self.abstained += 1
+        elif read == truth:
+            self.right += 1
+        else:
+            self.wrong += 1
+            if len(self.wrong_examples) < 20:
+                self.wrong_examples.append(f"{where}: {t} read as {r}")
+
+    @property
+    def count(self) -> int:
+        return self.right + self.wrong + self.abstained
+
+    def summary(self) -> dict:
+        n = max(self.count, 1)
+        return {"count": self.count, "right_pct": round(100 * self.right / n, 2),
+                "wrong_pct": round(100 * self.wrong / n, 2), "abstain_pct": round(100 * self.abstained / n, 2),
+                "right": self.right, "wrong": self.wrong, "abstained": self.abstained,
+                "wrong_examples": self.wrong_examples}
+
+
+def choose_enrolment(photos: Iterable[Photo], progress: Callable[[str], None]) -> tuple[dict[int, np.ndarray], set[str]]:
+    """One face per card: among single-Belote-card photos the enrolment check
+    accepts, the most colourful, then sharpest (what a person enrolling does)."""
+    best: dict[int, tuple[tuple[float, float], np.ndarray, str]] = {}
+    for photo in photos:
+        if len(photo.cards) != 1:
+            continue
+        card = dataset_card(next(iter(photo.cards)))
+        if card is None:
+            continue
+        image = cv2.imread(str(photo.path))
+        sample = enrolment_sample(image) if image is not None else Refusal("unreadable")
+        if isinstance(sample, Refusal):
+            continue
+        saturation = float(cv2.cvtColor(sample, cv2.COLOR_BGR2HSV)[..., 1].mean())
+        quality = (min(saturation, 40.0), sharpness(sample))
+        if card not in best or quality > best[card][0]:
+            best[card] = (quality, sample, photo.name)
+    progress(f"  enrolment photos chosen for {len(best)}/32 cards")
+    return {c: v[1] for c, v in best.items()}, {v[2] for v in best.values()}
+
+
+def read_photos(photos: list[Photo], deck: Deck, tally: Tally, foreign: Tally, locator: Counter,
+                progress: Callable[[str], None], label: str, only_deck: Optional[Deck] = None) -> None:
+    t0 = time.monotonic()
+    for i, photo in enumerate(photos, 1):
+        image = cv2.imread(str(photo.path))
+        if image is None:
+            raise EvaluationError(f"{photo.path} cannot be read: the data set is damaged")
+        sx, sy = image.shape[1] / 640.0, image.shape[0] / 640.0
+        matched: set[str] = set()
+        for quad in find_cards(image):
+            kind, inside = truth_of(quad, photo, (sx, sy))
+            locator[f"quads_{kind}"] += 1
+            if kind != "card":
+                continue
+            label_name = next(iter(inside))
+            matched.add(label_name)
+            card, _, _ = read_card(image, quad, deck)
+            truth = dataset_card(label_name)
+            (tally if truth is not None else foreign).add(truth, card, photo.name)
+        belote = {c for c in photo.cards if dataset_card(c) is not None}
+        locator["cards_labelled"] += len(belote)
+        locator["cards_located"] += len(belote & matched)
+        if i % 25 == 0 or i == len(photos):
+            rate = i / max(time.monotonic() - t0, 1e-6)
+            progress(f"  {label}: {i}/{len(photos)} photos ({rate:.1f}/s), right {tally.right} wrong {tally.wrong} "
+                     f"abstained {tally.abstained}")
+
+
+def overhead_set(enrol_faces: dict[int, np.ndarray], test_faces: dict[int, list[np.ndarray]], per_card: int,
+                 tally: Tally, progress: Callable[[str], None], seed: int = 11) -> Deck:
+    """Enrol through the overhead camera from ``enrol_faces`` (one face per card),
+    then read ``per_card`` renders of each card's *other* real faces."""
+    from .faces import FACE_SIZE
+    from .render import Effects, SceneRenderer, TableScene
+
+    scene = TableScene.square(900, size=(1920, 1080))
+    enrol = SceneRenderer({c: cv2.resize(f, FACE_SIZE) for c, f in enrol_faces.items()}, scene, seed=seed,
+                          size=(1920, 1080), effects=Effects(cloth="green", glare=0.0))
+    faces = {}
+    for card in sorted(enrol_faces):
+        shot = enrolment_sample(enrol.lone_card(card, angle=float(np.random.default_rng(card).uniform(-20, 20))))
+        if not isinstance(shot, Refusal):
+            faces[card] = [shot]
+    progress(f"  overhead: enrolled {len(faces)}/{len(enrol_faces)} cards through the camera")
+    deck = deck_from_faces(faces)
+    rng = np.random.default_rng(seed + 1)
+    for k in range(per_card):
+        usable = {c: fs[k % len(fs)] for c, fs in test_faces.items() if fs}
+        renderer = SceneRenderer({c: cv2.resize(f, FACE_SIZE) for c, f in usable.items()}, scene,
+                                 seed=seed + 100 + k, size=(1920, 1080))
+        for card in sorted(usable):
+            frame = renderer.lone_card(card, angle=float(rng.uniform(0, 360)))
+            quads = find_cards(frame)
+            truth_quad = renderer.card_corners((scene.width_mm / 2, scene.height_mm / 2, 0.0))
+            centre = truth_quad.mean(axis=0)
+            quads = [q for q in quads if cv2.pointPolygonTest(q.reshape(-1, 1, 2), tuple(map(float, centre)), False) >= 0]
+            if not quads:
+                tally.add(card, None, f"overhead#{k}:{card_name(card)} (not found)")
+                continue
+            read, _, _ = read_card(frame, quads[0], deck)
+            tally.add(card, read, f"overhead#{k}:{card_name(card)}")
+        progress(f"  overhead: round {k + 1}/{per_card}, right {tally.right} wrong {tally.wrong} "
+                 f"abstained {tally.abstained}")
+    return deck
+
+
+def confusion_png(tally: Tally, path: Path, title: str) -> Path:
+    """A 32x33 confusion matrix (last column: abstained) as a picture."""
+    names = list(CARD_NAMES)
+    cols = names + ["?"]
+    cell, left, top = 18, 40, 70
+    img = np.full((top + cell * len(names) + 40, left + cell * len(cols) + 10, 3), 255, np.uint8)
+    rows_total = Counter()
+    for (t, _), n in tally.confusion.items():
+        rows_total[t] += n
+    for i, t in enumerate(names):
+        cv2.putText(img, t, (4, top + i * cell + 13), cv2.FONT_HERSHEY_SIMPLEX, 0.35, (0, 0, 0), 1)
+        for j, r in enumerate(cols):
+            n = tally.confusion.get((t, r), 0)
+            x, y = left + j * cell, top + i * cell
+            if n:
+                share = n / max(rows_total[t], 1)
+                colour = (0, int(200 * (1 - share)), 0) if r == t else \
+                    ((0, 160, 255) if r == "?" else (0, 0, int(155 + 100 * share)))
+                cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), colour, -1)
+                cv2.putText(img, str(n), (x + 2, y + 12), cv2.FONT_HERSHEY_SIMPLEX, 0.3, (255, 255, 255), 1)
+            cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), (220, 220, 220), 1)
+    for j, r in enumerate(cols):
+        cv2.putText(img, r, (left + j * cell + 1, top - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.3, (0, 0, 0), 1)
+    s = tally.summary()
+    cv2.putText(img, f"{title}: {s['count']} reads, right {s['right_pct']}%, wrong {s['wrong_pct']}%, "
+                     f"abstained {s['abstain_pct']}%  (rows: truth, columns: read, ?: abstained)",
+                (4, 18), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1)
+    cv2.putText(img, ATTRIBUTION[:110], (4, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.3, (80, 80, 80), 1)
+    cv2.putText(img, ATTRIBUTION[110:], (4, 54), cv2.FONT_HERSHEY_SIMPLEX, 0.3, (80, 80, 80), 1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), img)
+    return path
+
+
+def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Optional[int] = None,
+                   rendered_per_card: int = 2, designs: Iterable[str] = ("classic", "black-gold"),
+                   progress: Callable[[str], None] = lambda m: None) -> dict:
+    """Enrol, read every held-out photo, write ``report.json`` and the confusion
+    PNGs into ``out``; returns the report."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    photos = load_dataset(dataset)
+    report: dict = {"dataset": str(Path(dataset) if dataset else default_dataset()), "attribution": ATTRIBUTION,
+                    "sets": {}, "locator": {}, "enrolment": {}}
+    decks: dict[str, Deck] = {}
+    held_out: dict[str, list[Photo]] = {}
+    for design in designs:
+        mine = [p for p in photos if p.design() == design]
+        progress(f"{design}: {len(mine)} photos; choosing one enrolment photo per card")
+        faces, used = choose_enrolment(mine, progress)
+        if len(faces) < 2:
+            progress(f"{design}: too few enrolable single-card photos, skipped")
+            continue
+        deck = deck_from_faces({c: [f] for c, f in faces.items()})
+        deck.save(out / f"deck-{design}", {})
+        decks[design] = deck
+        report["enrolment"][design] = {"cards": len(faces), "photos": sorted(used),
+                                       "missing": [CARD_NAMES[c] for c in range(32) if c not in faces],
+                                       "abstain": {k: v for k, v in deck.abstain.items() if k != "null_margins"}}
+        rest = [p for p in mine if p.name not in used]
+        held_out[design] = rest[:limit] if limit else rest
+    for design, deck in decks.items():
+        tally, foreign, locator = Tally(), Tally(), Counter()
+        read_photos(held_out[design], deck, tally, foreign, locator, progress, f"real:{design}")
+        report["sets"][f"real:{design}"] = tally.summary()
+        report["sets"][f"foreign-cards:{design}"] = foreign.summary()
+        report["locator"][design] = dict(locator)
+        confusion_png(tally, out / f"confusion-real-{design}.png", f"real photos, {design} deck")
+    if len(decks) == 2:
+        a, b = list(decks)
+        tally, foreign, locator = Tally(), Tally(), Counter()
+        # Every card of deck b is "foreign" to deck a: any answer is wrong.
+        others = held_out[b]
+        for photo in others:
+            photo_tmp = Photo(photo.path, photo.name, [f"X{l}" for l in photo.labels], photo.centres)
+            read_photos([photo_tmp], decks[a], Tally(), tally, locator, lambda m: None, "other-deck")
+        report["sets"][f"other-deck:{b}-read-with-{a}"] = tally.summary()
+    if rendered_per_card > 0 and "classic" in decks:
+        from .faces import photo_faces
+        ds = Path(dataset) if dataset else default_dataset()
+        progress("overhead: cutting real card faces from photos for the rendered table")
+        real = photo_faces(ds, per_card=1 + rendered_per_card)
+        enrol_faces = {c: fs[0] for c, fs in real.items() if len(fs) > 1}
+        test_faces = {c: fs[1:] for c, fs in real.items() if len(fs) > 1}
+        tally = Tally()
+        overhead_set(enrol_faces, test_faces, rendered_per_card, tally, progress)
+        report["sets"]["overhead"] = tally.summary()
+        confusion_png(tally, out / "confusion-overhead.png", "overhead camera, rendered from real card photos")
+    (out / "report.json").write_text(json.dumps(report, indent=1) + "\n")
+    return report
+
+
+def format_table(report: dict) -> str:
+    lines = [f"{'set':42} {'count':>6} {'right%':>7} {'wrong%':>7} {'abstain%':>8}"]
+    for name, s in report["sets"].items():
+        lines.append(f"{name:42} {s['count']:6d} {s['right_pct']:7.2f} {s['wrong_pct']:7.2f} {s['abstain_pct']:8.2f}")
+    for design, loc in report["locator"].items():
+        n = max(loc.get("cards_labelled", 0), 1)
+        lines.append(f"locator {design}: {loc.get('cards_located', 0)}/{loc.get('cards_labelled', 0)} Belote cards "
+                     f"found whole ({100 * loc.get('cards_located', 0) / n:.1f}%), "
+                     f"{loc.get('quads_empty', 0)} quads on no labelled card, {loc.get('quads_merged', 0)} merged")
+    lines.append(f"data: {report['attribution']}")
+    return "\n".join(lines)
