@@ -128,6 +128,7 @@ class Session:
     def opened(self, now: float) -> list:
         """The port (re)opened: handshake again; what we knew is now uncertain."""
         self.up = False
+        self.outbox.clear()   # commands meant for the previous connection
         self._last_rx = now
         self._last_seq = self._last_t = None
         self._ask_hello(now)

@@ -1,0 +1,102 @@
+"""``belote-table bridge monitor`` as a user runs it: the real entry point, a real pty."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from referee.cards import parse_card
+
+from firmware_bridge.virtual_table import VirtualTable, write_profile
+
+
+class Lines:
+    """stdout of a child process, line by line, with a timeout."""
+
+    def __init__(self, stream):
+        self.q: queue.Queue = queue.Queue()
+        self.all: list = []
+        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
+
+    def _pump(self, stream):
+        for line in stream:
+            self.q.put(line)
+
+    def until(self, predicate, timeout=5.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.q.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no matching line in {timeout} s; saw {self.all!r}")
+            self.all.append(line)
+            if predicate(line):
+                return line
+
+
+def monitor(*args):
+    return subprocess.Popen([sys.executable, "-m", "web_dashboard.main", "bridge", "monitor", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+
+
+def test_monitor_json_prints_tags_in_designs_shape_and_survives_an_unplug(tmp_path):
+    table = VirtualTable(hb_s=0.1)
+    path = table.start()
+    profile = write_profile(tmp_path / "profile", table.tags)
+    proc = monitor("--port", path, "--profile", str(profile), "--json", "--silence", "0.5")
+    try:
+        out = Lines(proc.stdout)
+        first = json.loads(out.until(lambda l: True))
+        assert first["kind"] == "link" and first["state"] == "connected"
+        table.put("Jh", "play:S")
+        line = out.until(lambda l: '"tag"' in l)
+        assert json.loads(line) == {"kind": "tag", "antenna": 3, "zone": "play:S",
+                                    "uid": table.tags[parse_card("Jh")], "card": "Jh", "present": True}
+        table.place("04FFFFFFFFFFFF", 0)
+        unknown = json.loads(out.until(lambda l: "04FFFFFFFFFFFF" in l))
+        assert unknown["card"] is None and unknown["zone"] == "deal"
+        table.unplug()
+        lost = json.loads(out.until(lambda l: '"lost"' in l))
+        assert lost["kind"] == "link" and lost["detail"]
+        time.sleep(0.5)
+        assert proc.poll() is None, "a lost link never ends the monitor"
+        table.replug()
+        out.until(lambda l: '"connected"' in l)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=5) == 130
+        for rest in proc.stdout:
+            out.all.append(rest)
+        assert all(json.loads(l)["kind"] in ("tag", "link") for l in out.all), "stdout carries only JSON"
+        assert "watching" in proc.stderr.read()
+    finally:
+        proc.kill()
+        table.stop()
+
+
+def test_monitor_text_says_link_connected_and_names_cards(tmp_path):
+    table = VirtualTable()
+    path = table.start()
+    table.put("As", "hand:N")
+    profile = write_profile(tmp_path / "p", table.tags)
+    proc = monitor("--port", path, "--profile", str(profile))
+    try:
+        out = Lines(proc.stdout)
+        assert out.until(lambda l: True).startswith("link connected")
+        assert out.until(lambda l: "As" in l).startswith("+ As hand:N (antenna 5,")
+    finally:
+        proc.kill()
+        table.stop()
+
+
+def test_monitor_refuses_a_bad_profile_with_the_line_to_fix(tmp_path):
+    (tmp_path / "tags.csv").write_text("uid,card\n04A1B2C3,Zz\n")
+    proc = monitor("--port", "loop://", "--profile", str(tmp_path))
+    assert proc.wait(timeout=20) == 2
+    assert "tags.csv:2:" in proc.stderr.read() and proc.stdout.read() == ""
