@@ -19,6 +19,7 @@ SUBCOMMANDS = (
     "calibration.cli:add_camera",
     "calibration.cli:add_table",
     "calibration.cli:add_zones",
+    "firmware_bridge.cli:register_calibrate",
 )
 
 
