@@ -337,25 +337,19 @@ def compare(peer, deals: int, options: Options, seed: int = 2026,
 
 
 # --- the benchmark ------------------------------------------------------------
+# Each timing is a function that does some work and returns (items, seconds). The
+# engines are timed in turn within each repeat, so that a machine shared with
+# other work slows both sides of a ratio alike; rates and ratios are medians.
 
-def _median_rate(work: Callable[[], int], repeats: int) -> float:
-    """Median over ``repeats`` runs of (items done / seconds)."""
-    rates = []
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        items = work()
-        rates.append(items / (time.perf_counter() - start))
-    return statistics.median(rates)
-
-
-def hands_per_second(engine, deals: list[Deal], options: Options, repeats: int, seed: int = 1) -> float:
-    def work() -> int:
+def hands_timing(engine, deals: list[Deal], options: Options, seed: int = 1) -> Callable[[], tuple[int, float]]:
+    """Whole hands: legal cards at each step, a random one played, points (and our scoring) at the end."""
+    def timing() -> tuple[int, float]:
         rand = random.Random(seed).random
+        start = time.perf_counter()
         for deal in deals:
             engine.random_hand(deal, options, rand)
-        return len(deals)
-    return _median_rate(work, repeats)
+        return len(deals), time.perf_counter() - start
+    return timing
 
 
 def _positions(engine, deals: list[Deal], options: Options, seed: int) -> list:
@@ -376,16 +370,16 @@ def _positions(engine, deals: list[Deal], options: Options, seed: int) -> list:
     return out
 
 
-def queries_per_second(engine, deals: list[Deal], options: Options, repeats: int, seed: int = 2) -> float:
+def queries_timing(engine, deals: list[Deal], options: Options, seed: int = 2) -> Callable[[], tuple[int, float]]:
+    """Legal-card queries alone, one per position those games went through."""
     positions = _positions(engine, deals, options, seed)
     if engine is Ours:
-        def work() -> int:
+        def timing() -> tuple[int, float]:
             fresh = [p.copy() for p in positions]       # legal() memoizes: fresh states, copied
             start = time.perf_counter()                 # before the clock starts
             for state in fresh:
                 state.legal()
-            work.elapsed = time.perf_counter() - start
-            return len(fresh)
+            return len(fresh), time.perf_counter() - start
     elif engine is Colver:
         import colver
         envs = []
@@ -394,29 +388,33 @@ def queries_per_second(engine, deals: list[Deal], options: Options, repeats: int
             env.set_state_bytes(list(raw))
             envs.append(env)
 
-        def work() -> int:
+        def timing() -> tuple[int, float]:
             start = time.perf_counter()
             for env in envs:
                 env.legal_actions()
-            work.elapsed = time.perf_counter() - start
-            return len(envs)
+            return len(envs), time.perf_counter() - start
     else:
         from belote import game
 
-        def work() -> int:
-            game.clear_legal_cards_cache()
-            start = time.perf_counter()
+        def timing() -> tuple[int, float]:
+            game.clear_legal_cards_cache()              # its lru_cache would otherwise answer from memory
             legal = game.legal_cards
+            start = time.perf_counter()
             for st in positions:
                 legal(st, st.turn)
-            work.elapsed = time.perf_counter() - start
-            return len(positions)
-    rates = []
+            return len(positions), time.perf_counter() - start
+    return timing
+
+
+def interleaved(timings: dict[str, Callable[[], tuple[int, float]]], repeats: int) -> dict[str, list[float]]:
+    """Rates (items/s) of each timing, one of each per repeat, in turn."""
+    rates: dict[str, list[float]] = {name: [] for name in timings}
     for _ in range(repeats):
-        gc.collect()
-        items = work()
-        rates.append(items / work.elapsed)
-    return statistics.median(rates)
+        for name, timing in timings.items():
+            gc.collect()
+            items, seconds = timing()
+            rates[name].append(items / seconds)
+    return rates
 
 
 def bytes_per_state(count: int = 10_000, seed: int = 3) -> float:
@@ -443,21 +441,22 @@ def bytes_per_state(count: int = 10_000, seed: int = 3) -> float:
 
 def run(hands: int = 2000, repeats: int = 5, differential: int = 20_000) -> None:
     rng = random.Random(2026)
-    print(f"{hands} seeded random deals per engine, legal random play to the end, median of {repeats} runs",
-          file=sys.stderr)
+    print(f"{hands} seeded random deals per engine, legal random play to the end; median of {repeats} "
+          f"repeats, engines timed in turn within each repeat", file=sys.stderr)
     print(f"{'peer (rules)':<28}{'engine':<12}{'hands/s':>10}{'queries/s':>12}")
     for peer in PEERS:
         deals = [random_deal(rng, peer.modes) for _ in range(hands)]
         options = peer_options(peer)
-        rows = {}
-        for engine in (Ours, peer):
-            rows[engine.name] = (hands_per_second(engine, deals, options, repeats),
-                                 queries_per_second(engine, deals[:hands // 4], options, repeats))
-            label = f"{peer.name} ({peer.profile})"
-            print(f"{label:<28}{engine.name:<12}{rows[engine.name][0]:>10,.0f}{rows[engine.name][1]:>12,.0f}",
-                  flush=True)
-        ours, theirs = rows["ours"], rows[peer.name]
-        print(f"{'':<28}{'ratio':<12}{ours[0] / theirs[0]:>9.2f}x{ours[1] / theirs[1]:>11.2f}x")
+        engines = (Ours, peer)
+        played = interleaved({e.name: hands_timing(e, deals, options) for e in engines}, repeats)
+        asked = interleaved({e.name: queries_timing(e, deals[:hands // 4], options) for e in engines}, repeats)
+        label = f"{peer.name} ({peer.profile})"
+        for e in engines:
+            print(f"{label:<28}{e.name:<12}{statistics.median(played[e.name]):>10,.0f}"
+                  f"{statistics.median(asked[e.name]):>12,.0f}")
+        ratio_hands = statistics.median(o / t for o, t in zip(played["ours"], played[peer.name]))
+        ratio_queries = statistics.median(o / t for o, t in zip(asked["ours"], asked[peer.name]))
+        print(f"{'ratio ours / ' + peer.name:<40}{ratio_hands:>9.2f}x{ratio_queries:>11.2f}x", flush=True)
     print(f"bytes per hand state (tracemalloc, 10,000 states mid-hand): {bytes_per_state():,.0f}")
     for peer in PEERS:
         start = time.perf_counter()
