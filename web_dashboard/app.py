@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, g, request
+from flask import Flask, current_app, g, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
 
 from .accounts import Accounts
 from .hub import Hub
@@ -65,6 +66,13 @@ def create_app(board: Dashboard) -> Flask:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         return response
+
+    @app.errorhandler(HTTPException)
+    def _error(exc: HTTPException) -> Any:
+        """JSON for the API and the streams, a page that says what to do for people."""
+        if request.path.startswith(("/api/", "/stream/")):
+            return jsonify(error=exc.description), exc.code
+        return render_template("error.html", code=exc.code, name=exc.name, message=exc.description), exc.code
 
     @app.context_processor
     def _i18n() -> dict:

@@ -48,14 +48,14 @@ def open_game(games: Path, table_id: str, rules: str, seats: dict, fresh: bool =
 
 
 def add_table(board: Any, table_id: str, name: str, rules: str, seats: dict,
-              sensors: str = "console") -> LiveTable:
+              sensors: str = "console", resume: bool = True) -> LiveTable:
     """Open (or resume) ``table_id``'s game and put it on the dashboard."""
     games = board.instance / "games"
 
     def new_game(fresh: bool = False) -> Any:
         return open_game(games, table_id, rules, seats, fresh)
 
-    table = LiveTable(table_id, name, new_game(), board.hub.submit,
+    table = LiveTable(table_id, name, new_game(not resume), board.hub.submit,
                       meta={"rules": rules, "seats": seats, "sensors": sensors}, new_game=new_game)
     board.accounts.add_table(table_id, name, rules)
     board.room.add(table)
@@ -72,9 +72,9 @@ def console_tables(board: Any, count: int, rules: str, seats: dict) -> list[Call
 
 
 def demo_tables(board: Any, args: Any) -> list[Callable[[], None]]:
-    from .demo_table import DemoTable
+    from .demo_table import SEATS, DemoTable
 
-    table = add_table(board, "t1", "Table 1", args.rules, {}, sensors="demo")
+    table = add_table(board, "t1", "Table 1", args.rules, SEATS, sensors="demo", resume=False)
     demo = DemoTable(table, board.instance, seed=args.seed, rules=args.rules, speed=args.speed,
                      camera=not args.no_camera)
     return [demo.start()]

@@ -1,0 +1,263 @@
+"""The demo table: a seeded game played through the real pipeline, at human pace.
+
+What happens on the table comes from the table simulator
+(``referee.simulate``: packets dealt, calls, cards played, tricks picked up,
+a share of hands with a planted violation). It is *acted out*, not fed in:
+
+- the RFID side moves tags on the virtual table (``firmware_bridge.
+  virtual_table``), whose firmware frames go over a real pseudo-terminal to the
+  real bridge, which turns them into observations;
+- the camera side renders each trick as video (``vision.render``) and runs the
+  frames through the real vision pipeline, whose observations carry a
+  thumbnail of the card they read;
+- the auction and "belote" are what the human referee enters at the console:
+  the demo enters them, and the console can enter more.
+
+Faults are planted on the wire (corrupted and dropped frames, a firmware
+reboot, the cable pulled and put back) and the simulator's violations
+(revokes, missed trumps, calls out of turn, misdeals, wrong pickups) reach
+the console as they happen. The assistant referee answers a conflict left
+open for a while (from the simulator's ground truth), so an unattended demo
+never stalls; the person at the console can answer first.
+
+Time: the table's clock runs ``speed`` times faster than the wall clock and
+every observation is stamped with it, so the referee's waits (a card settles
+in one second) keep their meaning at any speed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from referee.cards import card_name
+from referee.observations import CardGone, CardSeen, ConsoleAction, ZoneCleared
+
+from .launch import say
+
+#: Seconds (table time) an open conflict waits for the human referee before
+#: the assistant answers it.
+ASSISTANT_AFTER = 8.0
+#: Camera frames per second of table time, and the size of the rendered video.
+FPS = 6.0
+FRAME_SIZE = (1280, 720)
+#: Above this speed the camera is left out (rendering and reading would not keep up).
+CAMERA_MAX_SPEED = 3.0
+SEATS = {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}
+
+
+@dataclasses.dataclass
+class Trick:
+    """One trick as the camera will see it (table times)."""
+
+    plays: list = dataclasses.field(default_factory=list)       # (t, seat, card)
+    cleared: Optional[float] = None
+
+
+def camera_tricks(observations: list) -> list[Trick]:
+    """The tricks of the simulated game, from what its camera would see."""
+    tricks: list[Trick] = []
+    current = Trick()
+    for obs in observations:
+        if obs.source != "camera":
+            continue
+        if isinstance(obs, CardSeen) and obs.zone and obs.zone.startswith("play:") and obs.card is not None:
+            current.plays.append((obs.t, obs.zone[5:], obs.card))
+        elif isinstance(obs, ZoneCleared) and current.plays:
+            current.cleared = obs.t
+            tricks.append(current)
+            current = Trick()
+    if current.plays:
+        tricks.append(current)
+    return tricks
+
+
+class DemoTable:
+    """Acts out a simulated game on a :class:`~web_dashboard.tables.LiveTable`."""
+
+    def __init__(self, table: Any, instance: Path, seed: int = 1, rules: str = "ffb-contree",
+                 speed: float = 1.0, camera: bool = True, hands: int = 40):
+        from referee.simulate import Faults, Oracle, simulate
+
+        if speed <= 0:
+            raise SystemExit("--speed must be more than 0 (1 is human pace)")
+        quiet = Faults(misread=0, unreadable=0, rfid_miss=0, rfid_late=0, duplicate=0, knocked=0,
+                       takeback=0, violations=0.3)
+        try:
+            self.sim = simulate(hands=hands, seed=seed, faults=quiet, rules=rules, seats=SEATS)
+        except ValueError as exc:
+            raise SystemExit(f"cannot run the demo: {exc}; try --rules ffb-contree") from None
+        self.oracle = Oracle(self.sim)
+        self.table = table
+        self.instance = Path(instance)
+        self.speed = speed
+        self.camera = camera and speed <= CAMERA_MAX_SPEED
+        if camera and not self.camera:
+            say(f"demo: at --speed {speed:g} the camera is left out (RFID and console only)")
+        self.sim_start = self.sim.observations[0].t - 2.0
+        self.wall_start = time.monotonic()
+        table.clock = self.now
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._stoppers: list[Callable[[], None]] = []
+        self._open_since: dict[int, float] = {}
+
+    # --- time ----------------------------------------------------------------------
+    def now(self) -> float:
+        """The table's clock: simulated seconds."""
+        return round(self.sim_start + (time.monotonic() - self.wall_start) * self.speed, 3)
+
+    def _wait_until(self, t: float) -> bool:
+        """Sleep until table time ``t``; False when stopping."""
+        delay = (t - self.now()) / self.speed
+        return not self._stop.wait(delay) if delay > 0 else not self._stop.is_set()
+
+    # --- lifecycle ----------------------------------------------------------------------
+    def start(self) -> Callable[[], None]:
+        from firmware_bridge.bridge import Bridge
+        from firmware_bridge.mapping import load_map
+        from firmware_bridge.virtual_table import VirtualTable, write_profile
+
+        self.vt = VirtualTable(seed=7)
+        profile = write_profile(self.instance / "demo-profile", self.vt.tags)
+        port = self.vt.start()
+        bridge = Bridge(port, load_map(profile)).start(self._from_bridge)
+        self._stoppers += [bridge.stop, self.vt.stop]
+        say(f"demo: virtual table firmware on {port} (pseudo-terminal), bridge connected to it")
+        self._spawn(self._drive, "demo-driver")
+        self._spawn(self._assistant, "demo-assistant")
+        if self.camera:
+            self._spawn(self._film, "demo-camera")
+            say(f"demo: camera video {FRAME_SIZE[0]}x{FRAME_SIZE[1]} at {FPS:g} fps into the vision pipeline")
+        return self.stop
+
+    def stop(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(3)
+        for stop in self._stoppers:
+            stop()
+
+    def _spawn(self, target: Callable[[], None], name: str) -> None:
+        thread = threading.Thread(target=self._guard(target, name), name=name, daemon=True)
+        self._threads.append(thread)
+        thread.start()
+
+    def _guard(self, target: Callable[[], None], name: str) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                target()
+            except Exception as exc:        # a dead demo thread must say why, not vanish
+                say(f"demo: {name} stopped: {type(exc).__name__}: {exc}")
+                raise
+        return run
+
+    # --- the sensors ----------------------------------------------------------------------
+    def _from_bridge(self, event: Any) -> None:
+        """A bridge event, stamped with the table's clock (the bridge keeps the
+        wall clock for its own link timing)."""
+        to_observation = getattr(event, "to_observation", None)
+        if to_observation is not None:
+            self.table.ingest(dataclasses.replace(to_observation(), t=self.now()))
+
+    def _drive(self) -> None:
+        """Act out the simulated game: tags moved on the virtual table, calls entered."""
+        observations = self.sim.observations
+        faults = {len(observations) * k // 8: f for k, f in
+                  ((1, "corrupt"), (2, "drop"), (3, "reboot"), (5, "unplug"), (6, "corrupt"))}
+        replug_at: Optional[float] = None
+        for i, obs in enumerate(observations):
+            if not self._wait_until(obs.t) or self.table.referee.game.over:
+                break
+            if replug_at is not None and obs.t >= replug_at:
+                self.vt.replug()
+                replug_at = None
+            if i in faults:
+                replug_at = self._fault(faults[i], obs.t) or replug_at
+            if isinstance(obs, ConsoleAction):
+                self.table.ingest(dataclasses.replace(obs, t=self.now(), by="demo"))
+            elif obs.source == "rfid" and isinstance(obs, (CardSeen, CardGone)) and obs.card is not None:
+                self.vt.put(obs.card, obs.zone if isinstance(obs, CardSeen) else None)
+        if self.table.referee.game.over:
+            say(f"demo: game over, {self.table.referee.game.summary()['totals']}; the dashboard stays up")
+
+    def _fault(self, kind: str, t: float) -> Optional[float]:
+        say(f"demo: planting a fault on the serial link: {kind}")
+        if kind == "corrupt":
+            self.vt.corrupt(2)
+        elif kind == "drop":
+            self.vt.drop(2)
+        elif kind == "reboot":
+            self.vt.reboot()
+        elif kind == "unplug":
+            self.vt.unplug()
+            return t + 1.5
+        return None
+
+    def _assistant(self) -> None:
+        """Answer conflicts the console left open for ``ASSISTANT_AFTER`` seconds."""
+        while not self._stop.wait(0.5 / self.speed):
+            now = self.now()
+            conflicts = self.table.state().get("conflicts", [])
+            for conflict in conflicts:
+                since = self._open_since.setdefault(conflict["id"], now)
+                if now - since < ASSISTANT_AFTER:
+                    continue
+                try:
+                    answer = self.oracle.answer(conflict, now)
+                except LookupError:
+                    continue
+                say(f"demo: assistant referee answers conflict {conflict['id']} ({conflict['kind']}): "
+                    f"{answer.action}{' ' + card_name(answer.cards[0]) if answer.cards else ''}")
+                self.table.ingest(dataclasses.replace(answer, by="assistant", t=self.now()))
+
+    # --- the camera -------------------------------------------------------------------------
+    def _film(self) -> None:
+        """Render each trick and run its frames through the vision pipeline, in time."""
+        import numpy as np
+
+        from vision.deck import Deck
+        from vision.faces import builtin_faces
+        from vision.pipeline import Pipeline
+        from vision.render import HandPass, Pickup, Play, SceneRenderer, TableScene, Wait
+
+        faces = builtin_faces()
+        scene = TableScene.square(900, size=FRAME_SIZE, tilt_deg=8)
+        thumbnails = self.instance / "thumbnails"
+        thumbnails.mkdir(parents=True, exist_ok=True)
+        pipeline = Pipeline(Deck(faces={c: [f] for c, f in faces.items()}),
+                            np.linalg.inv(scene.table_to_image), scene.zones, thumbnails=thumbnails)
+        for number, trick in enumerate(camera_tricks(self.sim.observations)):
+            script: list = [HandPass(trick.plays[0][1], 0.6, 0.2)] if number % 5 == 2 else []
+            lead = 0.3 + sum(a.seconds + a.hold for a in script) + 0.45
+            times = [t for t, _, _ in trick.plays]
+            for k, (t, seat, card) in enumerate(trick.plays):
+                after = (times[k + 1] - t) if k + 1 < len(times) else \
+                    ((trick.cleared or t + 2.0) - t - 0.8)
+                script.append(Play(seat, card, hold=max(0.2, after - 0.75)))
+            if trick.cleared is not None:
+                winner = self._winner_team(trick)
+                script += [Pickup(winner, hold=0.3), Wait(0.3)]
+            renderer = SceneRenderer(faces, scene, seed=number, size=FRAME_SIZE)
+            origin = times[0] - lead
+            for tau, frame in renderer.frames(script, fps=FPS):
+                if self._stop.is_set() or self.table.referee.game.over:
+                    return
+                if not self._wait_until(origin + tau):
+                    return
+                if self.now() - (origin + tau) > 2.0 / FPS:
+                    continue                    # late: drop the frame, as a busy camera would
+                for obs in pipeline.process(self.now(), frame):
+                    self.table.ingest(obs)
+
+    def _winner_team(self, trick: Trick) -> str:
+        """Who picks the trick up: the pile the simulator's RFID saw it go to."""
+        cards = {card for _, _, card in trick.plays}
+        for obs in self.sim.observations:
+            if obs.source == "rfid" and isinstance(obs, CardSeen) and obs.card in cards and \
+                    obs.zone and obs.zone.startswith("pile:") and obs.t >= (trick.cleared or 0) - 1:
+                return obs.zone[5:]
+        return "NS"
