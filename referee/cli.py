@@ -9,7 +9,6 @@ matters, so the commands start fast.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 
@@ -40,13 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     profiles.add_argument("--json", action="store_true", help="one JSON object: profile -> options and notes")
     profiles.set_defaults(func=_profiles)
 
-    # The terminal demo: `referee demo` always; also the top-level `demo` until the
-    # dashboard's (web_dashboard/cli.py) takes that name over.
+    # The terminal demo; the top-level `belote-table demo` is the dashboard's (web_dashboard/cli.py).
     _demo_args(sub.add_parser("demo", help="play a seeded simulated game in the terminal",
                               description=_DEMO_TEXT))
-    if importlib.util.find_spec("web_dashboard.cli") is None:
-        _demo_args(subparsers.add_parser("demo", help="play a seeded simulated game in the terminal",
-                                         description=_DEMO_TEXT))
 
 
 _DEMO_TEXT = ("Play a short seeded game with simulated players through the rules engine and print the "
