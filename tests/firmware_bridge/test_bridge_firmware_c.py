@@ -181,7 +181,11 @@ def test_no_exception_but_badframe_escapes_the_decoder_and_no_bad_frame_is_accep
         frame = decode(line)
     except BadFrame as exc:
         assert exc.kind in protocol.BAD_KINDS
+        with pytest.raises(BadFrame) as checked:
+            protocol.decode_checked(line)
+        assert checked.value.kind == exc.kind, "the fast path and the full path disagree"
         return
+    assert protocol.decode_checked(line) == frame, "the fast path and the full path disagree"
     if isinstance(frame, Debug):
         assert line.startswith(b"#")
         return
