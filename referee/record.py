@@ -187,7 +187,8 @@ def iter_lines(events: Iterable[dict]) -> Iterator[str]:
 def write_record(path: str | os.PathLike, events: Iterable[dict]) -> None:
     """Write a whole record (each event checked first); replaces the file atomically."""
     target = os.fspath(path)
+    lines = list(iter_lines(events))              # every event checked before anything is written
     temp = f"{target}.tmp"
     with open(temp, "w", encoding="utf-8") as handle:
-        handle.writelines(iter_lines(events))
+        handle.writelines(lines)
     os.replace(temp, target)

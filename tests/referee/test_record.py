@@ -1,0 +1,76 @@
+"""The JSON Lines record: every malformed line names its line and what to fix; what
+is written reads back identically (real files on disk)."""
+
+import json
+
+import pytest
+
+from referee.demo import play_demo_game
+from referee.record import RecordError, read_lines, read_record, write_record
+
+HEADER = '{"type":"game","version":1,"rules":"ffb-contree"}'
+
+
+def test_a_written_record_reads_back_identically(tmp_path):
+    events = play_demo_game(seed=9, rules="coinche", max_hands=3)
+    path = tmp_path / "g.jsonl"
+    write_record(path, events)
+    assert read_record(path) == events
+    text = path.read_text(encoding="utf-8")
+    assert text.count("\n") == len(events) and text.startswith('{"type":"game","version":1,')
+
+
+@pytest.mark.parametrize("line,message", [
+    ('{"type":"deal","dealer":"X"}', 'deal: "dealer" is "X", expected N, E, S or W'),
+    ('{"type":"call","seat":"N"}', 'call: "call" is missing'),
+    ('{"type":"play","seat":"N","card":7}', 'play: "card" is 7, expected a card'),
+    ('{"type":"play","seat":"N","card":"7s","say":"belotte"}', '"say" is "belote" or "rebelote"'),
+    ('{"type":"declare","seat":"N","cards":"Ah Kh Qh"}', 'declare: "cards" is "Ah Kh Qh"'),
+    ('{"type":"correction","ref":"3","replace":null}', 'correction: "ref" is "3"'),
+    ('{"type":"correction","ref":3}', '"replace" is missing'),
+    ('{"type":"correction","ref":3,"replace":{"type":"game"}}', '"version" is missing'),
+    ('{"type":"deal","dealer":"N","hands":{"N":[]}}', '"hands" maps each of N, E, S, W'),
+    ('{"type":"deal","dealer":"N"', "not JSON"),
+    ('[1, 2]', "an event is a JSON object"),
+    ('{"type":"trick"}', 'unknown event type "trick"'),
+    (HEADER, "a second game header"),
+])
+def test_malformed_lines_name_the_line_and_the_problem(line, message):
+    with pytest.raises(RecordError) as info:
+        read_lines([HEADER, '{"type":"deal","dealer":"N"}', line], "g.jsonl")
+    assert str(info.value).startswith("g.jsonl:3: ") and message in str(info.value)
+    assert info.value.line == 3
+
+
+def test_the_header_comes_first_and_its_version_is_checked():
+    with pytest.raises(RecordError, match="g.jsonl:1: the record starts with the \"game\" header"):
+        read_lines(['{"type":"deal","dealer":"N"}'], "g.jsonl")
+    with pytest.raises(RecordError, match="version 2: this program reads version 1"):
+        read_lines(['{"type":"game","version":2,"rules":"classic"}'], "g.jsonl")
+
+
+def test_blank_lines_only_at_the_end():
+    assert len(read_lines([HEADER, "", ""])) == 1
+    with pytest.raises(RecordError, match=":2: blank line inside the record"):
+        read_lines([HEADER, "", '{"type":"deal","dealer":"N"}'], "g")
+
+
+def test_unknown_fields_are_ignored_for_later_versions():
+    events = read_lines([HEADER, '{"type":"deal","dealer":"N","camera":"cam0","t":12.5}'])
+    assert events[1]["camera"] == "cam0"
+
+
+def test_unreadable_files_say_so(tmp_path):
+    with pytest.raises(RecordError, match="cannot read the record"):
+        read_record(tmp_path / "missing.jsonl")
+    binary = tmp_path / "b.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(RecordError, match="not a UTF-8 text file"):
+        read_record(binary)
+
+
+def test_write_refuses_a_malformed_event_and_leaves_no_file(tmp_path):
+    path = tmp_path / "g.jsonl"
+    with pytest.raises(RecordError):
+        write_record(path, [json.loads(HEADER), {"type": "play", "seat": "Q", "card": "7s"}])
+    assert list(tmp_path.iterdir()) == []
