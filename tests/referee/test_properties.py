@@ -1,0 +1,88 @@
+"""Properties of scoring and replay that must hold for every game (hypothesis)."""
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.auction import Contract
+from referee.cards import iter_cards
+from referee.demo import play_demo_game
+from referee.game import Game
+from referee.play import HandPlay
+from referee.record import RecordError
+from referee.rules import PROFILES, profile
+from referee.scoring import score_hand
+
+PROFILE_NAMES = sorted(PROFILES)
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def random_hand(rng: random.Random, mode: int, leader: int) -> HandPlay:
+    deck = list(range(32))
+    rng.shuffle(deck)
+    hands = [sum(1 << c for c in deck[8 * s:8 * s + 8]) for s in range(4)]
+    play = HandPlay(mode, leader, profile("ffb-contree"), hands)
+    while not play.done:
+        play.play(rng.choice(list(iter_cards(play.legal()))))
+    return play
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=seeds, mode=st.integers(0, 5), rules=st.sampled_from(PROFILE_NAMES), counter=st.sampled_from([1, 2, 4]),
+       value=st.sampled_from([80, 100, 120, 160, None]), taker=st.integers(0, 3))
+def test_card_points_total_162_or_252_on_a_capot_and_scores_are_deterministic(seed, mode, rules, counter, value,
+                                                                               taker):
+    rng = random.Random(seed)
+    play = random_hand(rng, mode, rng.randrange(4))
+    options = profile(rules)
+    contract = Contract(taker, mode, value, value is None and options.auction == "contree", counter, "x")
+    one = score_hand(options, contract, play.card_points, play.tricks_won, (0, 0))
+    two = score_hand(options, contract, play.card_points, play.tricks_won, (0, 0))
+    assert one == two
+    assert sum(one.card_points) == (252 if one.capot else 162)
+    assert one.capot == (8 in play.tricks_won)
+    assert min(one.score) >= 0 and min(one.held) >= 0
+    if one.result == "failed":
+        assert one.score[contract.team] == 0              # no belote, no declarations here
+
+
+@settings(max_examples=150, deadline=None)
+@given(rules=st.sampled_from(PROFILE_NAMES), value=st.sampled_from([80, 90, 110, 130, 160]),
+       points=st.integers(0, 162), belote=st.sampled_from([(0, 0), (20, 0), (0, 20)]),
+       counter=st.sampled_from([1, 2, 4]))
+def test_more_card_points_never_cost_the_takers(rules, value, points, belote, counter):
+    """The takers' score never goes down when they take more card points (rounding included)."""
+    options = profile(rules)
+    contract = Contract(0, 1, value if options.auction == "contree" else None, False, counter, "x")
+
+    def takers(p):
+        return score_hand(options, contract, (p, 162 - p), (4, 4), belote).score[0]
+
+    assert takers(points) <= takers(min(points + 1, 162))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=seeds, rules=st.sampled_from(PROFILE_NAMES))
+def test_replaying_a_record_twice_gives_the_same_game(seed, rules):
+    events = play_demo_game(seed=seed, rules=rules, max_hands=3, violation_rate=0.05)
+    assert play_demo_game(seed=seed, rules=rules, max_hands=3, violation_rate=0.05) == events
+    first, second = Game.from_events(events), Game.from_events(events)
+    assert first.summary() == second.summary() and first.to_json() == second.to_json()
+    assert first.totals == tuple(sum(r.score[t] for r in first.results) for t in (0, 1))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=seeds, pick=st.integers(min_value=1))
+def test_undo_then_redo_of_any_event_restores_the_game(seed, pick):
+    events = play_demo_game(seed=seed, rules="ffb-contree", max_hands=2, violation_rate=0.05)
+    game = Game.from_events(events)
+    expected = game.summary()
+    ref = 2 + pick % (len(events) - 1)
+    try:
+        game.apply({"type": "correction", "ref": ref, "reason": "undo", "replace": None})
+    except RecordError:
+        assert game.summary() == expected                  # refused: nothing changed
+        return
+    game.apply({"type": "correction", "ref": ref, "reason": "redo", "replace": events[ref - 1]})
+    assert game.summary() == expected
