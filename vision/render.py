@@ -43,7 +43,7 @@ _TOWARDS = {0: (0.0, -1.0), 1: (1.0, 0.0), 2: (0.0, 1.0), 3: (-1.0, 0.0)}
 # Rotation (degrees, table plane) that turns an upright card to face each seat.
 _FACING = {0: 180.0, 1: 270.0, 2: 0.0, 3: 90.0}
 CLOTHS = {"green": (40, 105, 30), "blue": (120, 70, 25), "wood": (70, 115, 160), "grey": (110, 110, 105),
-          "beige": (170, 195, 210), "red": (40, 30, 120)}
+          "beige": (170, 195, 210), "red": (40, 30, 120), "white": (232, 236, 238)}
 _SKIN = (120, 150, 205)
 
 
@@ -88,6 +88,7 @@ class Truth:
     card: int | None
     t_rest: float              # the card stopped / the zone emptied
     t_still: float             # nothing moves any more (the hand is gone)
+    corners: tuple = ()        # image corners of the card at rest (TL, TR, BR, BL of its face)
 
 
 # -- the table and the camera --------------------------------------------------------------
@@ -252,7 +253,8 @@ class SceneRenderer:
                 steps.append(_Step(t, t + slide, self._slide_draw(item.face, start, end, t, slide, seat),
                                    self._add(item)))
                 steps.append(_Step(t + slide, t + slide + out, self._hand_draw(end, seat, t + slide, out, 1.0, 0.0)))
-                self.truth.append(Truth("card", item.zone, action.card, t + slide, t + slide + out))
+                self.truth.append(Truth("card", item.zone, action.card, t + slide, t + slide + out,
+                                        tuple(map(tuple, self.card_corners(end).round(1)))))
                 t += slide + out + action.hold
             elif isinstance(action, Pickup):
                 team = action.team.upper()

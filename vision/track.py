@@ -149,7 +149,7 @@ def vote(reads: list, min_confidence: float = 0.5, agree: float = 0.66) -> Verdi
 class Tracker:
     """The table's state in table coordinates, updated one still scene at a time."""
 
-    def __init__(self, plane: TablePlane, threshold: int = 40, locate: Optional[Callable] = None):
+    def __init__(self, plane: TablePlane, threshold: int = 30, locate: Optional[Callable] = None):
         self.plane = plane
         self.threshold = threshold            # colour step (max over B, G, R) that counts as a change
         self.locate = locate                  # find_cards(image, mask=...) for blobs bigger than one card
@@ -157,7 +157,6 @@ class Tracker:
         self.still: Optional[np.ndarray] = None
         self.footprints: dict[str, list[np.ndarray]] = {}   # zone -> table-plane quads of its cards
         self.card_px = CARD_MM[0] * CARD_MM[1] * plane.ppm ** 2
-        self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         gap = max(3, int(round(15 * plane.ppm)))
         self._group_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap))
 
@@ -170,8 +169,16 @@ class Tracker:
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         d = cv2.absdiff(a, b).max(axis=2) if a.ndim == 3 else cv2.absdiff(a, b)
         m = cv2.threshold(d, self.threshold, 255, cv2.THRESH_BINARY)[1]
-        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, self._kernel)
         return cv2.bitwise_and(m, self.plane.visible)
+
+    @staticmethod
+    def _despeckle(mask: np.ndarray, min_px: int) -> np.ndarray:
+        """Drop isolated specks (noise) but keep thin lines: a card's outline on a cloth
+        of its own colour is one or two pixels wide and may be all there is to see."""
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        keep = np.zeros(n, np.uint8)
+        keep[1:] = (stats[1:, cv2.CC_STAT_AREA] >= min_px) * 255
+        return keep[labels]
 
     def analyse(self, rect: np.ndarray, frame: np.ndarray) -> Analysis:
         d_prev = self._diff(rect, self.still)
@@ -183,12 +190,14 @@ class Tracker:
             mask = np.zeros_like(d_empty)
             cv2.fillPoly(mask, [np.round(q).astype(np.int32) for q in quads], 255)
             area = max(1, cv2.countNonZero(mask))
-            if cv2.countNonZero(cv2.bitwise_and(mask, d_empty)) < 0.15 * area:
+            # cleared: it changed since the last still scene and now looks like the empty table
+            if cv2.countNonZero(cv2.bitwise_and(mask, d_prev)) > 0.1 * area and \
+                    cv2.countNonZero(cv2.bitwise_and(mask, d_empty)) < 0.15 * area:
                 cleared.append(zone)
         # What changed and is not cloth. Where the new card's white lies on an older card's
         # white nothing changed, so the card shows as its edges and print: group those
         # pieces (a gap of up to ~15 mm) and take the group's hull as the footprint.
-        new = cv2.bitwise_and(d_prev, d_empty)
+        new = self._despeckle(cv2.bitwise_and(d_prev, d_empty), max(4, int(8 * self.plane.ppm ** 2)))
         groups = cv2.dilate(new, self._group_kernel)
         n, labels, _, _ = cv2.connectedComponentsWithStats(groups, connectivity=8)
         cards, unexplained = [], 0

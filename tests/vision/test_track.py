@@ -1,0 +1,77 @@
+"""Tracking: the new card on a trick is found from the change since the last still scene,
+on any cloth; votes resolve or refuse; a hand resting on the table is not a card."""
+
+import numpy as np
+import pytest
+
+from calibration.table import TableLayout, locate_table
+from calibration.zones import default_zones
+from referee.cards import parse_cards
+from vision.faces import builtin_faces
+from vision.render import CLOTHS, Effects, HandPass, Play, SceneRenderer, TableScene, Wait
+from vision.track import Tracker, TablePlane, vote
+
+SIZE, FPS = (1280, 720), 15.0
+
+
+@pytest.fixture(scope="module")
+def faces():
+    return builtin_faces()
+
+
+def _still_frames(renderer, script):
+    """The frame just after each truth event's scene became still."""
+    frames = list(renderer.frames(script, FPS))
+    out = []
+    for x in renderer.truth:
+        out.append(next(f for t, f in frames if t >= x.t_still + 1 / FPS))
+    return frames[0][1], out
+
+
+@pytest.mark.parametrize("cloth", sorted(CLOTHS))
+def test_each_card_of_an_overlapping_trick_is_located_on_any_cloth(faces, cloth):
+    scene = TableScene.square(size=SIZE, tilt_deg=30, turn_deg=-5)
+    r = SceneRenderer(faces, scene, seed=sorted(CLOTHS).index(cloth), size=SIZE, effects=Effects(cloth=cloth))
+    script = [Play(s, c) for s, c in zip("WSEN", parse_cards("As Kd 7c Th"))]
+    empty, stills = _still_frames(r, script)
+    view = locate_table(empty, TableLayout())
+    plane = TablePlane(view.image_to_table, default_zones(), SIZE)
+    tracker = Tracker(plane)
+    tracker.start(plane.rectify(empty))
+    for frame, truth in zip(stills, r.truth):
+        rect = plane.rectify(frame)
+        found = tracker.analyse(rect, frame)
+        assert [c.zone for c in found.cards] == [truth.zone] and not found.cleared and not found.unexplained
+        quad = found.cards[0].quad
+        # the quad is the card's true outline, within a few pixels at every corner (either way up)
+        want = np.array(truth.corners)
+        err = min(np.abs(np.roll(quad, k, axis=0) - want).max() for k in range(4))
+        assert err < 6, err
+        tracker.accept(rect, found)
+
+
+def test_a_hand_resting_on_the_trick_is_not_a_card(faces):
+    scene = TableScene.square(size=SIZE, tilt_deg=20)
+    r = SceneRenderer(faces, scene, seed=4, size=SIZE)
+    frames = list(r.frames([Play("S", 3), HandPass("N", seconds=2.0)], FPS))
+    view = locate_table(frames[0][1], TableLayout())
+    plane = TablePlane(view.image_to_table, default_zones(), SIZE)
+    tracker = Tracker(plane)
+    tracker.start(plane.rectify(frames[0][1]))
+    card_still = r.truth[0].t_still
+    frame = next(f for t, f in frames if t > card_still + 0.1)
+    tracker.accept(plane.rectify(frame), tracker.analyse(plane.rectify(frame), frame))
+    hand_t = card_still + 0.8 + 1.0          # the hand's furthest reach, over the trick
+    frame = next(f for t, f in frames if t >= hand_t)
+    found = tracker.analyse(plane.rectify(frame), frame)
+    assert not found.cards and found.unexplained > 0
+
+
+def test_votes_resolve_agreement_and_refuse_disagreement():
+    jh, qh = parse_cards("Jh Qh")
+    assert vote([(jh, 0.9), (jh, 0.95), (jh, 0.9)]).card == jh
+    assert vote([(jh, 0.9), (qh, 0.9), (jh, 0.9)]).card == jh               # one misread is outvoted
+    split = vote([(jh, 0.9), (qh, 0.9), (None, 0.0)])
+    assert split.card is None and split.votes == {str(jh): 1, str(qh): 1, "?": 1}
+    assert vote([(jh, 0.3), (jh, 0.35), (jh, 0.3)]).card is None             # agreeing but unsure
+    assert vote([(None, 0.0)] * 3).card is None
