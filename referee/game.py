@@ -111,6 +111,7 @@ class _Hand:
         self.says: dict[int, tuple[Seat, Optional[str], int]] = {}   # K/Q card -> (seat, say, order)
         self.plays: list[int] = []
         self.penalty: Optional[Seat] = None
+        self.stop: Optional[Seat] = None             # the taker side's l'Arrêt, decided at the hand's end
 
 
 class Game:
@@ -137,6 +138,7 @@ class Game:
         self.match = MatchScore(self.options)
         self._hand: Optional[_Hand] = None
         self.next_dealer: Optional[Seat] = None
+        self.stopped: Optional[dict] = None          # l'Arrêt: who stopped, with what claim
         self._replaced: dict[int, Optional[dict]] = {}
 
     @classmethod
@@ -276,6 +278,8 @@ class Game:
         if kind == "penalty":
             hand.penalty = seat
             return []
+        if kind == "stop":
+            return self._stop(hand, seat)
         raise RecordError(f"unexpected event type {kind}")  # check_event lets nothing else through
 
     def _over_text(self) -> str:
@@ -401,6 +405,31 @@ class Game:
             self._finish_hand(hand)
         return found
 
+    def _stop(self, hand: _Hand, seat: Seat) -> list[Violation]:
+        """L'Arrêt (seed 004): right after winning a trick, a player stops the game, claiming
+        their side has the target with the tricks won so far; wrong, the other side wins.
+        A taker's claim also needs the contract made, so the hand is played out first."""
+        play, team = hand.play, team_of(seat)
+        name = SEAT_NAMES[seat]
+        if not self.options.arret or play.trick or not play.tricks or team_of(play.tricks[-1].winner) != team:
+            why = ("l'Arrêt is not played with these rules" if not self.options.arret
+                   else "a side may stop the game only right after it won a trick")
+            v = Violation("arret-not-allowed", seat, f"{name} stopped the game: {why}", trick=play.trick_number)
+            hand.violations.append(v)
+            return [v]
+        decl = declaration_points(hand.declarations, play.trump, hand.dealer, self.options.clockwise)
+        claim = self.totals[team] + play.card_points[team] + decl[team] + self._belote_points(hand)[team]
+        self.stopped = {"seat": name, "claim": claim, "hand": hand.number}
+        if claim < self.options.target:
+            self.match.stop(1 - team)
+            self._hand = None
+        elif team == hand.auction.contract.team:
+            hand.stop = seat
+        else:
+            self.match.stop(team)
+            self._hand = None
+        return []
+
     def _belote_suits(self, mode: int) -> list[int]:
         if not self.options.belote or mode == NO_TRUMP:
             return []
@@ -465,6 +494,9 @@ class Game:
         penalty = team_of(hand.penalty) if hand.penalty is not None else None
         score = score_hand(self.options, contract, play.card_points, play.tricks_won, tuple(belote), decl, penalty)
         written = self.match.add(score, contract.team)
+        if hand.stop is not None:                    # a taker's l'Arrêt: the contract decides it
+            team = team_of(hand.stop)
+            self.match.stop(team if score.result == "made" else 1 - team)
         self.results.append(HandResult(
             hand.number, hand.dealer, contract, score.result, written, score.card_points, score.capot,
             score.belote, score.declarations, play.tricks_won, score.held, hand.violations, hand.penalty))
@@ -507,6 +539,7 @@ class Game:
             "hands": [r.details() for r in self.results],
             "totals": _teams(self.totals), "pending_litige": _teams(self.match.pending),
             "winner": TEAM_NAMES[self.winner] if self.winner is not None else None, "over": self.over,
+            "stopped": self.stopped,
             "private": {"hands": None},
         }
         if h and h.hands is not None:

@@ -23,7 +23,7 @@ import os
 from typing import Any, Iterable, Iterator, Optional
 
 VERSION = 1
-EVENT_TYPES = ("game", "deal", "call", "declare", "play", "correction", "penalty")
+EVENT_TYPES = ("game", "deal", "call", "declare", "play", "correction", "penalty", "stop")
 SEAT_KEYS = ("N", "E", "S", "W")
 
 
@@ -70,7 +70,7 @@ def check_event(event: Any) -> dict:
     >>> check_event({"type": "bid"})
     Traceback (most recent call last):
     ...
-    referee.record.RecordError: unknown event type "bid": use one of game, deal, call, declare, play, correction, penalty
+    referee.record.RecordError: unknown event type "bid": use one of game, deal, call, declare, play, correction, penalty, stop
     """
     if not isinstance(event, dict):
         raise RecordError(f"an event is a JSON object {{...}}, not {json.dumps(event)[:40]}")
@@ -119,7 +119,7 @@ def check_event(event: Any) -> dict:
             replaced = check_event(event["replace"])
             if replaced["type"] in ("game", "correction"):
                 raise RecordError(f'correction: a {replaced["type"]} event cannot replace a game event')
-    elif kind == "penalty":
+    elif kind in ("penalty", "stop"):
         _seat(event)
     return event
 

@@ -262,6 +262,10 @@ class MatchScore:
         self._check_end(hand.winner)
         return written[0], written[1]
 
+    def stop(self, winner: int) -> None:
+        """End the match now (l'Arrêt, seed 004): ``winner`` wins whatever the totals."""
+        self.over, self.winner = True, winner
+
     def _check_end(self, last_winner: Optional[int]) -> None:
         target = self.options.target
         over = [t >= target for t in self.totals]

@@ -251,3 +251,51 @@ def test_bad_rules_in_the_header_name_line_one():
         Game({"type": "game", "version": 1, "rules": "bridge"})
     with pytest.raises(RecordError, match="unknown rule option"):
         Game({"type": "game", "version": 1, "rules": "classic", "options": {"jokers": True}})
+
+
+def arret_game(target, takers_won_first_trick):
+    """A clean game with l'Arrêt and ``target``, replayed to the end of its first hand's first
+    trick, chosen so that the takers did (or did not) win that trick: (events, next index, game)."""
+    for seed in range(100):
+        events = clean_game(seed=seed, options={"arret": True, "target": target})
+        _, j = first_hand_with(events, lambda e: True)
+        game = Game.from_events(events[:j + 4])
+        if (game.play.tricks[-1].winner & 1 == game.contract.team) == takers_won_first_trick:
+            return events, j + 4, game
+    raise AssertionError("no such game in 100 seeds")
+
+
+def test_arret_a_defender_who_has_the_target_wins_at_once():
+    events, _, game = arret_game(target=1, takers_won_first_trick=False)
+    winner = game.play.tricks[-1].winner
+    assert game.apply({"type": "stop", "seat": "NESW"[winner]}) == []
+    assert game.over and game.winner == winner & 1 and game.stopped["claim"] >= 1
+
+
+def test_arret_a_taker_must_also_make_the_contract():
+    events, k, game = arret_game(target=1, takers_won_first_trick=True)
+    winner = game.play.tricks[-1].winner
+    game.apply({"type": "stop", "seat": "NESW"[winner]})
+    assert not game.over                                   # the hand is played out first
+    for event in events[k:]:
+        game.apply(event)
+        if game.over:
+            break
+    made = game.results[0].result == "made"
+    assert game.over and game.winner == (winner & 1 if made else 1 - (winner & 1))
+
+
+def test_arret_a_wrong_claim_gives_the_game_to_the_other_side():
+    events, _, game = arret_game(target=1000, takers_won_first_trick=False)
+    winner = game.play.tricks[-1].winner
+    game.apply({"type": "stop", "seat": "NESW"[winner]})
+    assert game.over and game.winner == 1 - (winner & 1)
+
+
+def test_arret_only_right_after_winning_a_trick_and_only_where_played():
+    events, k, game = arret_game(target=1, takers_won_first_trick=False)
+    loser = (game.play.tricks[-1].winner + 1) & 3
+    assert [v.rule for v in game.apply({"type": "stop", "seat": "NESW"[loser]})] == ["arret-not-allowed"]
+    plain = Game.from_events([dict(events[0], options={})] + events[1:k])
+    found = plain.apply({"type": "stop", "seat": "NESW"[game.play.tricks[-1].winner]})
+    assert [v.rule for v in found] == ["arret-not-allowed"] and not plain.over
