@@ -71,6 +71,7 @@ def play_out(hands, mode, leader, options, choices, legal_only=True):
     hand = HandPlay(mode, leader, options, hands)
     plays, violations = [], []
     for choice in choices:
+        assert hand.legal(), "no legal card"          # also after illegal plays: the hand goes on
         pool = hand.legal() if legal_only else hand.hand(hand.to_play)
         cards = list(iter_cards(pool))
         card = cards[choice % len(cards)]
