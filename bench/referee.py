@@ -2,9 +2,11 @@
 
 ``python -m bench referee`` plays the same seeded random deals to the end
 through each engine (legal cards at every step, a random legal card, card
-points at the end; ours also scores the hand with ``referee.scoring``), then times legal-card queries alone on the positions those
-games went through, and measures the memory of one hand state. It prints
-medians of several repeats and our ratio to each peer.
+points at the end; ours also scores the hand with ``referee.scoring``), then
+times legal-card queries alone on the positions those games went through,
+measures the memory of one hand state, and runs the differential comparison
+on more deals than the test does. It prints medians of several repeats and
+our ratio to each peer.
 
 The adapters below (:class:`Ours`, :class:`Colver`, :class:`BeloteCli`) give the
 three engines one face (seats N E S W as 0-3, cards and hands as our ints and
@@ -19,17 +21,17 @@ from __future__ import annotations
 import gc
 import random
 import statistics
-from collections import Counter
 import sys
 import time
 import tracemalloc
+from collections import Counter
 from typing import Callable, NamedTuple, Sequence
 
 from referee.auction import Contract
+from referee.cards import card_name, iter_cards, mask_names, rank_of
 from referee.play import HandPlay
 from referee.rules import Options, profile
 from referee.scoring import score_hand
-from referee.cards import card_name, iter_cards, mask_names, rank_of
 from referee.seats import SEAT_NAMES
 from referee.tables import ALL_TRUMP, NO_TRUMP, TRUMP_POINTS, Mode, trump_name
 
@@ -233,9 +235,8 @@ def peer_options(peer) -> Options:
 
 
 # --- the comparison (tests/referee/test_differential_play.py, and run() on more deals) ----
-
-
-# --- documented differences (each one a section of docs/differential.md) -------------
+# Documented differences: each predicate is a section of docs/differential.md and
+# recognises exactly that difference, nothing wider.
 
 def colver_capot_in_card_points(peer, deal, ours: "Ours", theirs_points) -> bool:
     """colver's get_points() counts a capot's last trick as 100 (252 in all), ours as 10 (162)."""
