@@ -38,17 +38,24 @@ from .deck import Deck, face_views
 #: jumbo indices; corners of a deck without indices still carry their border.
 _TEMPLATE = (0.03, 0.03, 0.23, 0.29)
 _SEARCH = (0.0, 0.0, 0.28, 0.34)
+_CORNER_FACE = (120, 180)
 _SCALES = (0.9, 1.0, 1.1)
 _REFINE_TOP = 5
 _BODY_SIZE = (40, 60)
 #: Weights of corners and body in the combined score. The indices decide; the
 #: body breaks ties between cards with look-alike indices (6/9-style glyphs).
 _W_CORNER, _W_BODY = 0.7, 0.3
+#: Weight of the ink colour difference (red vs black, gold vs silver), used
+#: only when both the seen card and the enrolled face are in colour.
+_W_COLOUR = 0.3
+_GREY_SATURATION = 60
 #: A corner whose best match is this much below the other corner's is hidden
 #: (glare, a thumb, another card) and left out.
 _HIDDEN_CORNER_DROP = 0.2
 #: Abstention defaults, used only for a deck enrolled without trials.
-_DEFAULT_ABSTAIN = {"min_margin": 0.08, "min_score": 0.45, "null_margins": []}
+_DEFAULT_ABSTAIN = {"min_margin": 0.08, "min_score": 0.45}
+#: Share of the deck's usual true-vs-best-wrong gap a reading must lead by.
+_GAP_SHARE = 0.25
 _TRIALS_PER_FACE = 6
 
 
@@ -67,14 +74,17 @@ class _Features:
         self.corners: list[list[np.ndarray]] = []   # per template: one per scale
         self.bodies: list[np.ndarray] = []
         self.body_labels: list[int] = []
+        self.inks: list[Optional[float]] = []
         for card in deck.cards:
             for face in deck.faces[card]:
-                for corner in (face, cv2.rotate(face, cv2.ROTATE_180)):
+                small = _corner_view(face)
+                for corner in (small, cv2.rotate(small, cv2.ROTATE_180)):
                     patch = _prep(_crop(corner, _TEMPLATE))
                     self.labels.append(card)
                     self.corners.append([_rescale(patch, s) for s in _SCALES])
                 self.bodies.append(_body(face))
                 self.body_labels.append(card)
+                self.inks.append(_ink_colour(face))
         self.cards = sorted(set(self.labels))
         self.index = {c: i for i, c in enumerate(self.cards)}
 
@@ -85,6 +95,12 @@ def _features(deck: Deck) -> _Features:
     return deck._features
 
 
+def _corner_view(face: np.ndarray) -> np.ndarray:
+    """The face at the size where indices are matched: enough pixels for a
+    glyph (an index is then about 20 x 40 px), few enough to be fast."""
+    return cv2.resize(face, _CORNER_FACE, interpolation=cv2.INTER_AREA)
+
+
 def _crop(face: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
     h, w = face.shape[:2]
     x0, y0, x1, y1 = box
@@ -92,8 +108,24 @@ def _crop(face: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarra
 
 
 def _prep(patch: np.ndarray) -> np.ndarray:
-    """Colour patch, lightly smoothed: matching should see glyphs, not noise."""
-    return cv2.GaussianBlur(cv2.medianBlur(patch, 3), (3, 3), 0).astype(np.float32)
+    """Grey patch, lightly smoothed: matching should see glyphs, not noise,
+    and not the colour of the lamp (colour is judged apart, see ``_ink_colour``)."""
+    gray = cv2.cvtColor(cv2.medianBlur(patch, 3), cv2.COLOR_BGR2GRAY)
+    return cv2.GaussianBlur(gray, (3, 3), 0).astype(np.float32)
+
+
+def _ink_colour(face: np.ndarray) -> Optional[float]:
+    """How red the printing is (0 black .. 1 red), from the indices and pips;
+    None for a photo without colour (a grey camera), where colour says nothing."""
+    hsv = cv2.cvtColor(cv2.medianBlur(face, 3), cv2.COLOR_BGR2HSV)
+    sat = hsv[..., 1].astype(np.float32)
+    val = hsv[..., 2].astype(np.float32)
+    paper = np.median(val)
+    ink = np.abs(val - paper) > 40
+    if ink.sum() < 0.01 * ink.size or np.percentile(sat, 99) < _GREY_SATURATION:
+        return None
+    b, g, r = (face[..., k][ink].astype(np.float32) for k in range(3))
+    return float(np.clip(((r - np.maximum(g, b)) / 255.0).mean() * 3, 0, 1))
 
 
 def _rescale(patch: np.ndarray, s: float) -> np.ndarray:
@@ -138,7 +170,8 @@ def score_face(face: np.ndarray, deck: Deck) -> tuple[np.ndarray, dict]:
     rectified face, and the evidence behind it."""
     feats = _features(deck)
     corners = []
-    for view in (face, cv2.rotate(face, cv2.ROTATE_180)):
+    small = _corner_view(face)
+    for view in (small, cv2.rotate(small, cv2.ROTATE_180)):
         corners.append(_corner_scores(feats, _prep(_crop(view, _SEARCH))))
     body_seen = _body(face)
     body_seen_r = body_seen[::-1, ::-1]
@@ -146,11 +179,21 @@ def score_face(face: np.ndarray, deck: Deck) -> tuple[np.ndarray, dict]:
     for label, tpl in zip(feats.body_labels, feats.bodies):
         i = feats.index[label]
         body[i] = max(body[i], float((tpl * body_seen).sum()), float((tpl * body_seen_r).sum()))
+    ink = _ink_colour(face)
+    colour = np.zeros(len(feats.cards), np.float32)
+    if ink is not None:
+        seen = np.zeros(len(feats.cards), bool)
+        for label, known in zip(feats.body_labels, feats.inks):
+            if known is not None:
+                i, value = feats.index[label], -abs(ink - known)
+                colour[i] = value if not seen[i] else max(colour[i], value)
+                seen[i] = True
     tops = [float(c.max()) for c in corners]
     used = [j for j in (0, 1) if tops[j] >= max(tops) - _HIDDEN_CORNER_DROP]
     corner = np.mean([corners[j] for j in used], axis=0)
-    combined = _W_CORNER * corner + _W_BODY * body
-    details = {"corners_used": len(used), "corner_best": [round(t, 3) for t in tops]}
+    combined = _W_CORNER * corner + _W_BODY * body + _W_COLOUR * colour
+    details = {"corners_used": len(used), "corner_best": [round(t, 3) for t in tops],
+               "ink_red": None if ink is None else round(ink, 3)}
     return combined, details
 
 
@@ -176,13 +219,11 @@ def decide(scores: np.ndarray, deck: Deck) -> Reading:
 
 
 def _confidence(margin: float, abstain: dict) -> float:
-    """Share of wrong-winner margins (from enrolment trials) below ``margin``,
-    with one pseudo-count so no reading is ever "certain" from few trials."""
-    null = abstain.get("null_margins") or []
-    if not null:
-        return float(np.clip(margin / (2 * abstain["min_margin"]), 0.0, 1.0))
-    below = sum(1 for m in null if m < margin)
-    return round(below / (len(null) + 1), 4)
+    """0.5 at the abstention margin, towards 1 as the lead grows: a monotone
+    score of how clear the reading is (the threshold, not this number, is
+    what was chosen on enrolment trials)."""
+    m = max(margin, 0.0)
+    return round(m / (m + abstain["min_margin"]), 4)
 
 
 def read_card(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck) -> tuple[Optional[int], float, dict]:
@@ -221,26 +262,26 @@ def perturb(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def choose_abstention(deck: Deck, seed: int = 0) -> dict:
     """The abstention rule for this deck, from reading perturbed copies of its
-    own faces (see module doc). Recorded in the deck's manifest."""
+    own faces: how far the true card usually leads the best wrong one (the
+    deck's own "gap"), and how well a wrong card can match. A reading must lead
+    by a quarter of the usual gap, and score above the median best wrong
+    match. Recorded in the deck's manifest."""
     rng = np.random.default_rng(seed)
     feats = _features(deck)
-    null_margins, impostor_best, true_scores = [], [], []
+    gaps, impostor_best, true_scores = [], [], []
     for card in deck.cards:
         for face in deck.faces[card]:
             for _ in range(_TRIALS_PER_FACE):
                 scores, _ = score_face(perturb(face, rng), deck)
                 truth = feats.index[card]
+                wrong = float(np.delete(scores, truth).max()) if len(scores) > 1 else -1.0
                 true_scores.append(float(scores[truth]))
-                wrong = np.delete(scores, truth)
-                top2 = np.sort(wrong)[-2:]
-                impostor_best.append(float(top2[-1]))
-                null_margins.append(float(top2[-1] - top2[0]))
-    null_margins.sort()
-    # The margin a wrong winner reaches at most once in 200 trials, and a
-    # score above what a wrong card reaches at the median.
-    min_margin = float(np.quantile(null_margins, 0.995))
-    min_score = float(np.quantile(impostor_best, 0.5))
-    return {"min_margin": round(min_margin, 4), "min_score": round(min_score, 4),
-            "null_margins": [round(m, 4) for m in null_margins],
-            "trials": len(null_margins),
-            "true_score_median": round(float(np.median(true_scores)), 4)}
+                impostor_best.append(wrong)
+                gaps.append(float(scores[truth]) - wrong)
+    if not gaps:
+        return dict(_DEFAULT_ABSTAIN)
+    return {"min_margin": round(_GAP_SHARE * float(np.median(gaps)), 4),
+            "min_score": round(float(np.median(impostor_best)), 4),
+            "trials": len(gaps),
+            "true_score_median": round(float(np.median(true_scores)), 4),
+            "trial_errors": int(sum(1 for g in gaps if g <= 0))}
