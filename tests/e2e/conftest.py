@@ -123,7 +123,7 @@ class SSE:
                         for key in data.get("del", []):
                             self.state.pop(key, None)
                     self.messages.append((time.monotonic(), fields.get("id", ""), fields.get("event", ""), data))
-        except (OSError, ValueError):
+        except (OSError, ValueError, AttributeError):    # closed by the test (http.client drops its fp)
             pass
 
     def wait_for(self, predicate, timeout: float = 20.0) -> dict:

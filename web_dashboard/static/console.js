@@ -168,6 +168,8 @@ function render(state) {
   replaceChildren("status", T("status_" + (state.status || "waiting")));
   replaceChildren("hand-number", hand.number ? `${T("hand")} ${hand.number} · ${T("dealer")} ${hand.dealer || ""}` : "");
   replaceChildren("contract", contractLabel(hand.contract));
+  const points = state.points, tricks = state.tricks || {};
+  replaceChildren("points", points ? `${T("card_points")} ${T("team_NS")} ${points.NS} · ${T("team_EW")} ${points.EW} (${T("tricks")} ${tricks.NS ?? 0}–${tricks.EW ?? 0})` : "");
   for (const seat of SEATS) {
     const box = document.getElementById("seat-" + seat);
     box.querySelector(".name").textContent = seats[seat] || "";
@@ -177,12 +179,10 @@ function render(state) {
     replaceChildren(box.querySelector(".hand"), cards ? cards.map((c) => cardNode(c, "small")) :
       Array.from({ length: (state.hand_sizes || {})[seat] || 0 }, () => cardNode(null, "small")));
   }
-  const played = {};
-  for (const p of (state.trick || {}).cards || []) played[p.seat] = p;
+  const onTable = cardsOnTable(state);
   for (const seat of SEATS) {
-    const slot = document.querySelector(`#trick .slot-${seat}`);
-    const p = played[seat];
-    replaceChildren(slot, p ? [cardNode(p.card), p.ref !== undefined ? el("small", { class: "ref" }, "#" + p.ref) : null] : []);
+    const p = onTable[seat];
+    replaceChildren(document.querySelector(`#trick .slot-${seat}`), p ? cardNode(p.card, p.cls) : []);
   }
   replaceChildren("auction", (hand.auction || []).map((c) => el("li", {}, el("b", {}, c.seat), " ", callLabel(c.call))));
   const tbody = document.querySelector("#score tbody");

@@ -83,6 +83,21 @@ function violationText(v) {
   return what;
 }
 
+// The cards lying in the play zones: the trick being played or, until its
+// first card, the last trick (still on the table until it is picked up); the
+// referee's feed also has cards seen but not yet decided ("pending").
+function cardsOnTable(state) {
+  const out = {};
+  const trick = (state.trick || {}).cards || [];
+  const shown = trick.length ? trick : ((state.last_trick || {}).cards || []);
+  for (const p of shown) out[p.seat] = { card: p.card, ref: p.ref, cls: trick.length ? "" : "last" };
+  for (const u of state.undecided || []) {
+    const seat = (u.zone || "").split(":")[1];
+    if (seat && (!out[seat] || out[seat].cls === "last")) out[seat] = { card: u.card, cls: "pending" };
+  }
+  return out;
+}
+
 // Open the page's stream; render(state, patch) runs after each snapshot or change.
 function openFeed(url, render) {
   let state = {};

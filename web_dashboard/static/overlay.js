@@ -22,13 +22,14 @@ function renderOverlay(state) {
     replaceChildren("players-" + team, [seats[team[0]], seats[team[1]]].filter(Boolean).join(" · "));
   }
   replaceChildren("contract", hand.contract ? contractLabel(hand.contract) : T("status_" + (state.status || "waiting")));
-  replaceChildren("counter", state.tricks ? `${T("tricks")} ${state.tricks.NS ?? 0}–${state.tricks.EW ?? 0}` : "");
+  const points = state.points;
+  replaceChildren("counter", state.tricks ? `${T("tricks")} ${state.tricks.NS ?? 0}–${state.tricks.EW ?? 0}` +
+    (points ? ` · ${T("points")} ${points.NS}–${points.EW}` : "") : "");
   const badge = document.getElementById("delay-badge");
   if (badge) badge.textContent = T("delayed", { n: Math.round(state.delay || 0) });
-  const played = {};
-  for (const p of (state.trick || {}).cards || []) played[p.seat] = p.card;
+  const onTable = cardsOnTable(state);
   for (const seat of ["N", "E", "S", "W"]) {
-    replaceChildren(document.querySelector(`#trick .slot-${seat}`), played[seat] ? cardNode(played[seat], "big") : []);
+    replaceChildren(document.querySelector(`#trick .slot-${seat}`), onTable[seat] ? cardNode(onTable[seat].card, "big " + onTable[seat].cls) : []);
     const box = document.getElementById("ohand-" + seat);
     box.querySelector(".name").textContent = seats[seat] || "";
     box.classList.toggle("to-play", state.to_play === seat);

@@ -10,13 +10,12 @@ function renderScreen(state) {
   replaceChildren("auction", (hand.auction || []).map((c) => el("span", { class: "callchip" }, c.seat + " " + callLabel(c.call))));
   const trick = state.trick || {};
   replaceChildren("trick-number", trick.number ? `${trick.number}/8` : "");
-  const played = {};
-  for (const p of trick.cards || []) played[p.seat] = p.card;
+  const onTable = cardsOnTable(state);
   for (const seat of ["N", "E", "S", "W"]) {
     const slot = document.querySelector(`#trick .slot-${seat}`);
     slot.querySelector(".name").textContent = seats[seat] || "";
     slot.classList.toggle("to-play", state.to_play === seat);
-    replaceChildren(slot.querySelector(".c"), played[seat] ? cardNode(played[seat], "big") : []);
+    replaceChildren(slot.querySelector(".c"), onTable[seat] ? cardNode(onTable[seat].card, "big " + onTable[seat].cls) : []);
   }
   for (const team of ["NS", "EW"]) {
     replaceChildren("total-" + team, (state.score || {})[team] ?? 0);

@@ -1,0 +1,146 @@
+"""The referee's console and the overlay in headless Chromium, against the
+real gevent server (``belote-table serve``: a table without sensors, the
+console alone keeps the game)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import SSE, request, start_server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    server = start_server(["serve", "--seats", "Ana,Bo,Cy,Di", "--broadcast-delay", "2"],
+                          tmp_path_factory.mktemp("console"))
+    yield server
+    server.stop()
+
+
+def signed_in_console(browser, server, lang="en"):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server.base}/console?lang={lang}")
+    assert "/signin" in page.url
+    page.fill("#password", server.password)
+    page.click("#signin")
+    page.wait_for_url(re.compile(r"/console"))
+    return context, page, errors
+
+
+def command(page, text: str) -> None:
+    page.fill("#cmd", text)
+    page.press("#cmd", "Enter")
+    expect(page.locator("#cmd")).to_have_value("")
+
+
+def test_auction_violation_on_console_and_overlay_then_corrections(browser, server):
+    context, page, errors = signed_in_console(browser, server)
+    overlay_context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    overlay = overlay_context.new_page()
+
+    # A venue token made from the console opens the overlay's venue feed.
+    page.click("summary:has-text('Overlay tokens')")
+    page.click("#new-venue")
+    url = page.locator("#new-token-url a").get_attribute("href")
+    overlay.goto(url + "&layout=full")
+    expect(overlay.locator("#total-NS")).to_have_text("0")
+
+    # The auction, typed: the dealer first, then each call; a wrong one is explained.
+    command(page, "start N")
+    command(page, "W pass")
+    page.fill("#cmd", "S hello")
+    page.press("#cmd", "Enter")
+    expect(page.locator("#cmd-error")).to_contain_text("is not a call")
+    command(page, "S 80h")
+    expect(page.locator("#auction li")).to_have_count(2)
+
+    # N speaks out of turn: the console lists it, the overlay shows a banner.
+    command(page, "N pass")
+    violation = page.locator("#violations li.violation")
+    expect(violation).to_have_count(1)
+    expect(violation).to_contain_text("out of turn")
+    expect(violation).to_contain_text("N called pass")
+    banner = overlay.locator(".banner")
+    expect(banner).to_contain_text("out of turn")
+    assert "called pass" not in banner.inner_text()          # the venue gets no explanation text
+
+    for call in ("E pass", "N pass", "W pass"):
+        command(page, call)
+    expect(page.locator("#contract")).to_have_text("South · 80 ♥")
+    expect(overlay.locator("#contract")).to_have_text("South · 80 ♥")
+
+    # Trick 1 entered card by card, then picked up: S wins 11 points.
+    for play in ("W 7s", "S As", "E 8s", "N 9s"):
+        command(page, play)
+    expect(page.locator("#trick [data-card='9s']")).to_be_visible()
+    page.wait_for_timeout(1200)                 # the last card settles (the referee waits 1 s)
+    command(page, "pickup")
+    expect(page.locator("#points")).to_contain_text("N–S 11 · E–W 0", timeout=8000)
+    expect(overlay.locator("#counter")).to_have_text("Tricks 1–0 · Points 11–0")
+
+    # S had really played the king of hearts, not the ace of spades: fix event #? -> Kh.
+    page.click("summary:has-text('Events')")
+    ace = page.locator("#log li", has_text="S As")
+    ref = int(ace.get_attribute("value"))
+    command(page, f"fix {ref} Kh")
+    expect(page.locator("#points")).to_contain_text("N–S 4 · E–W 0")
+    expect(overlay.locator("#counter")).to_have_text("Tricks 1–0 · Points 4–0")
+    expect(page.locator("#trick [data-card='Kh']")).to_be_visible()
+
+    # A penalty is recorded (it scores when the hand ends); undo, from the keyboard, takes it back.
+    command(page, "penalty W must-trump")
+    expect(page.locator("#log li").first).to_contain_text("penalty W")
+    page.keyboard.press("Escape")
+    page.keyboard.press("u")
+    expect(page.locator("#log li").first).to_contain_text("correction of")
+    expect(page.locator("#points")).to_contain_text("N–S 4 · E–W 0")
+    assert errors == []
+    context.close()
+    overlay_context.close()
+
+
+def test_french_console_uses_french_words_and_indices(browser, server):
+    context, page, errors = signed_in_console(browser, server, lang="fr")
+    expect(page.locator("h1")).to_have_text("Console de l'arbitre")
+    expect(page.locator("#bid-pad button[data-bid='capot']")).to_have_text("Capot")
+    expect(page.locator("#trick [data-card='Kh']")).to_have_text("R♥")
+    assert errors == []
+    context.close()
+
+
+def test_refusals_over_http(server):
+    # No session: refused, and nothing changed.
+    status, body = request(f"{server.base}/api/tables/t1/console", {"action": "undo"})
+    assert status == 401 and "sign in" in body["error"]
+    # A session with a wrong CSRF token: refused.
+    from http.cookiejar import CookieJar
+    import urllib.parse
+    import urllib.request
+
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    page = opener.open(f"{server.base}/signin").read().decode()
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    opener.open(f"{server.base}/signin", data=urllib.parse.urlencode(
+        {"csrf": csrf, "password": server.password}).encode()).read()
+    req = urllib.request.Request(f"{server.base}/api/tables/t1/console", data=b'{"action":"undo"}',
+                                 headers={"Content-Type": "application/json", "X-CSRF-Token": "not-it"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        opener.open(req)
+    assert refused.value.code == 403
+    # An overlay token reads its feed but cannot post, with or without the token in the URL.
+    token = re.search(r"token=([\w-]+)", server.links["t1"]["overlay"]).group(1)
+    stream = SSE(f"{server.base}/stream/t1?feed=broadcast&token={token}")
+    stream.wait_for(lambda state: state.get("feed") == "broadcast")
+    stream.close()
+    status, _ = request(f"{server.base}/api/tables/t1/console?token={token}", {"action": "undo"})
+    assert status == 401
+    status, _ = request(f"{server.base}/api/tables/t1/tokens?token={token}", {"feed": "venue"})
+    assert status == 401
+    status, _ = request(f"{server.base}/stream/t1?feed=referee&token={token}")
+    assert status == 401
