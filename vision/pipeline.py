@@ -71,6 +71,8 @@ class Pipeline:
         self.moved = False
         self._pending: Optional[tuple[Analysis, np.ndarray, float, int]] = None
         self._unexplained_since: Optional[float] = None
+        self._retry_at = 0                     # frame number before which an unexplained scene is not re-analysed
+        self.look = None                       # the watcher's view of the last frame (moving, quiet, changed)
         self._last_recheck = -1e9
 
     def _read_with_deck(self, frame, quad):
@@ -87,7 +89,7 @@ class Pipeline:
         self.frame_no += 1
         if self.plane is None or self.plane.frame_size != (frame.shape[1], frame.shape[0]):
             self._setup(frame)
-        look = self.watcher.look(frame)
+        look = self.look = self.watcher.look(frame)
         if look.moving:
             self._pending = None                   # the votes were for a scene that is gone
             return []
@@ -105,7 +107,7 @@ class Pipeline:
             return out
         if self._pending is not None:
             return out + self._vote(t, frame)
-        if look.changed:
+        if look.changed and self.frame_no >= self._retry_at:
             out += self._analyse(t, frame)
         return out
 
@@ -126,6 +128,7 @@ class Pipeline:
             if self._unexplained_since is None:
                 self._unexplained_since = t
             if t - self._unexplained_since < self.absorb_after:
+                self._retry_at = self.frame_no + 5    # look again in a few frames, not on every one
                 return []
             analysis = Analysis([], analysis.cleared, 0)
         self._unexplained_since = None

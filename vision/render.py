@@ -153,7 +153,7 @@ class Effects:
         return cls(light=0.0, glare=0.0, blur=0.0, noise=0.0)
 
 
-@dataclass
+@dataclass(eq=False)          # each card on the table is itself, whatever it looks like
 class _Resting:
     face: np.ndarray
     pose: tuple[float, float, float]     # x mm, y mm, angle deg

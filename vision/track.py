@@ -229,7 +229,11 @@ class Tracker:
             if 0.75 < long_ / card_h < 1.25 and 0.7 < short / card_w < 1.35 and area > 0.75 * w * h:
                 size = (card_w, card_h) if w < h else (card_h, card_w)
                 quads.append(cv2.boxPoints(((cx, cy), size, ang)))
-        if not quads and self.locate is not None:
+        # Bigger: several cards put down while a hand hid them. But a blob running off the
+        # watched area or bigger than a whole trick is an arm, not cards: not worth a search.
+        x, y, w, h = cv2.boundingRect(hull)
+        inside = x > 0 and y > 0 and x + w < self.plane.size[0] and y + h < self.plane.size[1]
+        if not quads and self.locate is not None and inside and area < 4.5 * self.card_px:
             mask_img = cv2.warpPerspective(cv2.dilate(group, self._group_kernel), self._plane_to_image(),
                                            self.plane.frame_size, flags=cv2.INTER_NEAREST)
             for q in self.locate(frame, mask=mask_img):
