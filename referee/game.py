@@ -193,6 +193,11 @@ class Game:
         return list(self._hand.declarations) if self._hand else []
 
     @property
+    def replaced(self) -> dict[int, Optional[dict]]:
+        """The corrections in force: event number -> its replacement (None: undone)."""
+        return dict(self._replaced)
+
+    @property
     def totals(self) -> tuple[int, int]:
         return self.match.totals[0], self.match.totals[1]
 
