@@ -91,34 +91,6 @@ def _must_beat_mask(mode: Mode, options: Options) -> Mask:
     return trump_mask(mode)
 
 
-def _legal(hand: Mask, lead: Card, win: Card, partner_wins: bool,
-           ruff: Mask, must_beat: Mask, beats: tuple[Mask, ...], rule: int) -> Mask:
-    """The fast core: legal cards for ``hand`` on a trick that was not led by this player.
-
-    ``lead`` is the card led, ``win`` the card winning so far, ``ruff`` the cards
-    that cut (the trump suit), ``must_beat`` the cards whose suit obliges to beat
-    when led, ``beats`` the mode's :data:`~referee.tables.BEATS` row. Ints only.
-    """
-    follow = hand & SUIT_MASKS[lead >> 3]
-    if follow:
-        if must_beat >> lead & 1:
-            return follow & beats[win] or follow
-        return follow
-    cut = hand & ruff
-    if not cut:
-        return hand
-    if ruff >> win & 1:                      # somebody has trumped and wins the trick
-        over = cut & beats[win]
-        if partner_wins:
-            if rule == _ALWAYS:
-                return over | (hand & ~ruff) if over else cut
-            return hand
-        if over:
-            return over
-        return hand if rule == _DISCARD else cut
-    return hand if partner_wins else cut
-
-
 def _winner_index(beats: tuple[Mask, ...], cards: Sequence[Card]) -> int:
     best = 0
     for i in range(1, len(cards)):
@@ -163,12 +135,17 @@ def legal_cards(options: Options, trump: Mode, trick_cards: Sequence[Card],
                         f"and in the hand: a card played to the trick has left the hand")
     if not hand:
         raise PlayError("the hand is empty: give the cards of the player to play")
-    if n == 0:
-        return hand
-    beats = BEATS[trump]
-    winpos = _winner_index(beats, trick_cards)
-    return _legal(hand, trick_cards[0], trick_cards[winpos], n >= 2 and winpos == n - 2,
-                  trump_mask(trump), _must_beat_mask(trump, options), beats, _rule_code(options))
+    # Replay the trick on a play state where each card was its player's only card
+    # (so always legal): the rules live in one place, HandPlay.legal.
+    step = 1 if options.clockwise else 3
+    hands = [0, 0, 0, 0]
+    for i, card in enumerate(trick_cards):
+        hands[i * step & 3] = 1 << card
+    hands[n * step & 3] = hand
+    state = HandPlay(trump, 0, options, hands)
+    for card in trick_cards:
+        state.play(card)
+    return state.legal()
 
 
 def cards_in_order(mask: Mask, cards: Iterable[Card]) -> list[Card]:
@@ -315,21 +292,46 @@ class HandPlay:
         return (self._leader + self._winpos * self._step) & 3 if self._trick else None
 
     def legal(self) -> Mask:
-        """The legal cards of the player to play (a mask); needs the hands."""
+        """The legal cards of the player to play (a mask); needs the hands.
+
+        The one implementation of the rules, written for speed: ints, table
+        lookups and no allocation, memoized until the next play.
+        """
         legal = self._memo
         if legal >= 0:
             return legal
         try:
-            legal = self._hands[self._to_play]
+            hand = self._hands[self._to_play]
         except TypeError:
             raise PlayError("legal cards need the players' hands; this hand was started without them") from None
         if len(self._history) == 8:
             raise PlayError("the hand is over: all eight tricks have been played")
         trick = self._trick
-        if trick:
-            n = len(trick)
-            legal = _legal(legal, trick[0], self._win, n >= 2 and self._winpos == n - 2,
-                           self._ruff, self._must_beat, self._beats, self._rule)
+        if not trick:
+            legal = hand                                  # the leader plays anything
+        else:
+            lead = trick[0]
+            follow = hand & SUIT_MASKS[lead >> 3]
+            ruff = self._ruff
+            if follow:                                    # follow suit; beat when trumps (or ta) are led
+                legal = (follow & self._beats[self._win] or follow) if self._must_beat >> lead & 1 else follow
+            elif not hand & ruff:                         # nothing to follow or cut with
+                legal = hand
+            else:
+                cut = hand & ruff
+                win = self._win
+                n = len(trick)
+                partner_wins = n >= 2 and self._winpos == n - 2
+                if ruff >> win & 1:                       # somebody has trumped and wins the trick
+                    over = cut & self._beats[win]
+                    if partner_wins:
+                        legal = hand if self._rule != _ALWAYS else ((over | hand & ~ruff) if over else cut)
+                    elif over:
+                        legal = over
+                    else:
+                        legal = hand if self._rule == _DISCARD else cut
+                else:
+                    legal = hand if partner_wins else cut
         self._memo = legal
         return legal
 
