@@ -149,7 +149,9 @@ def scoresheet_text(game, title: str = "") -> str:
 
 
 def _profiles(args: argparse.Namespace) -> int:
-    from .rules import PROFILE_NOTES, PROFILES, Options
+    import textwrap
+
+    from .rules import PROFILE_NOTES, PROFILES, Options, option_choices
 
     if args.json:
         print(json.dumps({name: {"options": opts.as_dict(), "notes": PROFILE_NOTES[name]}
@@ -158,13 +160,15 @@ def _profiles(args: argparse.Namespace) -> int:
     default = Options()
     for name, opts in PROFILES.items():
         print(name)
-        print(f"  {PROFILE_NOTES[name]}")
-        changed = {k: v for k, v in opts.as_dict().items() if getattr(default, k) != v}
-        print("  options: " + ", ".join(f"{k}={_show(v)}" for k, v in opts.as_dict().items()
-                                        if k in changed or k in ("auction", "scoring", "target")))
+        print(textwrap.fill(PROFILE_NOTES[name], width=100, initial_indent="  ", subsequent_indent="  "))
+        shown = [f"{k}={_show(v)}" for k, v in opts.as_dict().items()
+                 if getattr(default, k) != v or k in ("auction", "scoring", "target")]
+        print(textwrap.fill("options: " + ", ".join(shown), width=100, initial_indent="  ",
+                            subsequent_indent="    "))
     print("\nEvery option, with its default (override with --option key=value or the record's \"options\"):")
     for key, value in default.as_dict().items():
-        print(f"  {key}={_show(value)}")
+        choices = option_choices(key)
+        print(f"  {key}={_show(value)}" + (f"   ({' | '.join(choices)})" if choices else ""))
     return 0
 
 

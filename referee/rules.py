@@ -220,7 +220,7 @@ PROFILE_NOTES: dict[str, str] = {
         "pass twice: next dealer (004; 002's same dealer is redeal_same_dealer); declarations at the first "
         "trick ranked as in 004; must undertrump when an opponent has trumped (004 'pisser'); takers need "
         "at least as many points as the defence (004), else dedans: 162 + all declarations to the defence; "
-        "capot 252 + declarations, the capoted side forfeits its own (004); belote is not required to be "
+        "capot 252 + declarations: a defence without a trick forfeits its own, takers without a trick give the defence 'all the declarations of both teams' (004); belote is not required to be "
         "said (004 declares it when played; a forgotten word is not penalised) and stays with its holder; "
         "game to 1000, both over on one hand: drawn (004)."),
     "classic-501": (
