@@ -13,6 +13,10 @@ the same device by its stable identity. It never gives up on its own: only
     ...
     bridge.stop()
 
+``TagEvent.to_observation()`` gives the referee a ``CardSeen``/``CardGone``
+(source ``rfid``), ``LinkEvent.to_observation()`` a ``SensorState``;
+``DeviceNote`` is text for people (device errors, debug lines), not a fact.
+
 What travels on the wire is a *codec*'s business: :class:`TableCodec` speaks
 the table's protocol; ``adapters.py`` has codecs for off-the-shelf readers that
 behave like a one-antenna table.

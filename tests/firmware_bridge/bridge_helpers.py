@@ -86,7 +86,7 @@ def table_map(table):
 def linked(table, table_map):
     """A bridge on the virtual table, connected; yields (bridge, recorder)."""
     recorder = Recorder()
-    bridge = Bridge(table.path, table_map, silence_s=0.6, backoff_s=(0.05, 0.4)).start(recorder)
+    bridge = Bridge(table.path, table_map, silence_s=1.0, backoff_s=(0.05, 0.4)).start(recorder)
     recorder.link("connected")
     yield bridge, recorder
     bridge.stop()

@@ -20,7 +20,7 @@ def test_a_uid_per_line_reader_becomes_a_debounced_antenna(tmp_path):
     link = tmp_path / "ttyUSB-reader"
     link.symlink_to(os.ttyname(slave))
     rec = Recorder()
-    bridge = Bridge(str(link), silence_s=1.0,
+    bridge = Bridge(str(link), silence_s=3.0,
                     codec_factory=lambda: UidLineCodec(2, window_s=0.05, on_scans=2, off_scans=2)).start(rec)
     stop = threading.Event()
 

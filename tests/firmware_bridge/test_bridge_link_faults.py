@@ -102,8 +102,8 @@ def test_unplug_then_replug_at_the_same_path_reconnects_and_keeps_the_state_unti
 def test_a_silent_device_is_declared_lost_and_picked_up_again(table, linked):
     bridge, rec = linked
     mark = rec.mark()
-    table.silence(1.2)
-    lost = rec.link("lost", mark, timeout=3)
+    table.silence(1.8)
+    lost = rec.link("lost", mark, timeout=4)
     assert "no frame" in lost.detail
     connected = rec.link("connected", rec.events.index(lost), timeout=4)
     assert connected.t - lost.t >= 0.3
@@ -158,3 +158,26 @@ def test_an_exclusive_open_refuses_a_second_host_on_the_same_port(table, linked)
         assert "lock" in str(exc).lower() or "exclusive" in str(exc).lower() or exc.errno
     else:
         raise AssertionError("a second exclusive open must fail while the bridge holds the port")
+
+
+def test_a_replugged_usb_board_is_found_again_by_vid_pid_serial(tmp_path, monkeypatch):
+    """No USB bus here: list_ports is given the board as the kernel would list it."""
+    from types import SimpleNamespace
+
+    from serial.tools import list_ports
+
+    from firmware_bridge.bridge import port_identity, resolve_port
+
+    old = tmp_path / "ttyACM0"
+    old.write_text("")
+    board = SimpleNamespace(device=str(old), vid=0x303A, pid=0x1001, serial_number="F4:12:FA:0C:33:10")
+    monkeypatch.setattr(list_ports, "comports", lambda: [board])
+    identity = port_identity(str(old))
+    assert identity == (0x303A, 0x1001, "F4:12:FA:0C:33:10")
+    old.unlink()                                  # unplugged; it comes back as ttyACM1
+    other = SimpleNamespace(device="/dev/ttyUSB0", vid=0x10C4, pid=0xEA60, serial_number="0001")
+    monkeypatch.setattr(list_ports, "comports", lambda: [other, SimpleNamespace(**{**vars(board), "device": "/dev/ttyACM1"})])
+    assert resolve_port(str(old), identity) == "/dev/ttyACM1"
+    assert resolve_port("socket://127.0.0.1:7000", identity) == "socket://127.0.0.1:7000"
+    monkeypatch.setattr(list_ports, "comports", lambda: [other])
+    assert resolve_port(str(old), identity) == str(old), "not back yet: keep trying the same path"
