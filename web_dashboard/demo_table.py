@@ -20,9 +20,11 @@ the console as they happen. The assistant referee answers a conflict left
 open for a while (from the simulator's ground truth), so an unattended demo
 never stalls; the person at the console can answer first.
 
-Time: the table's clock runs ``speed`` times faster than the wall clock and
-every observation is stamped with it, so the referee's waits (a card settles
-in one second) keep their meaning at any speed.
+Time: the simulator's players are brisk, so at ``--speed 1`` the table's
+clock runs ``1 / HUMAN_PACE`` as fast as the wall clock (a hand lasts about a
+minute), and ``speed`` times that when asked. Every observation is stamped
+with the table's clock, so the referee's waits (a card settles in one second)
+keep their meaning at any speed.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from referee.observations import CardGone, CardSeen, ConsoleAction, ZoneCleared
 
 from .launch import say
 
+#: Wall seconds per simulated second at --speed 1.
+HUMAN_PACE = 3.0
 #: Seconds (table time) an open conflict waits for the human referee before
 #: the assistant answers it.
 ASSISTANT_AFTER = 8.0
@@ -45,7 +49,7 @@ ASSISTANT_AFTER = 8.0
 FPS = 6.0
 FRAME_SIZE = (1280, 720)
 #: Above this speed the camera is left out (rendering and reading would not keep up).
-CAMERA_MAX_SPEED = 3.0
+CAMERA_MAX_SPEED = 4.0
 SEATS = {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}
 
 
@@ -94,6 +98,7 @@ class DemoTable:
         self.table = table
         self.instance = Path(instance)
         self.speed = speed
+        self.rate = speed / HUMAN_PACE          # table seconds per wall second
         self.camera = camera and speed <= CAMERA_MAX_SPEED
         if camera and not self.camera:
             say(f"demo: at --speed {speed:g} the camera is left out (RFID and console only)")
@@ -108,11 +113,11 @@ class DemoTable:
     # --- time ----------------------------------------------------------------------
     def now(self) -> float:
         """The table's clock: simulated seconds."""
-        return round(self.sim_start + (time.monotonic() - self.wall_start) * self.speed, 3)
+        return round(self.sim_start + (time.monotonic() - self.wall_start) * self.rate, 3)
 
     def _wait_until(self, t: float) -> bool:
         """Sleep until table time ``t``; False when stopping."""
-        delay = (t - self.now()) / self.speed
+        delay = (t - self.now()) / self.rate
         return not self._stop.wait(delay) if delay > 0 else not self._stop.is_set()
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -199,7 +204,7 @@ class DemoTable:
 
     def _assistant(self) -> None:
         """Answer conflicts the console left open for ``ASSISTANT_AFTER`` seconds."""
-        while not self._stop.wait(0.5 / self.speed):
+        while not self._stop.wait(0.5 / self.rate):
             now = self.now()
             conflicts = self.table.state().get("conflicts", [])
             for conflict in conflicts:

@@ -1,0 +1,89 @@
+"""``belote-table demo`` end to end: the virtual table's firmware over a real
+pseudo-terminal, the bridge, the table referee, the store and the server.
+Read raw, the venue stream and the pages never carry a card still held; the
+broadcast feed carries the hands, ``--broadcast-delay`` seconds late."""
+
+from __future__ import annotations
+
+import re
+import time
+import urllib.request
+
+import pytest
+
+from conftest import SSE, start_server
+
+DELAY = 3.0
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    server = start_server(["demo", "--speed", "12", "--no-camera", "--broadcast-delay", str(DELAY)],
+                          tmp_path_factory.mktemp("demo"))
+    yield server
+    server.stop()
+
+
+def referee_stream(server) -> SSE:
+    """The referee feed, through the per-table sign-in link the demo printed."""
+    from http.cookiejar import CookieJar
+
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.open(server.links["t1"]["signin"]).read()
+    cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+    return SSE(f"{server.base}/stream/t1?feed=referee", headers={"Cookie": cookie})
+
+
+def progress(state: dict) -> tuple:
+    hand = state.get("hand") or {}
+    trick = state.get("trick") or {}
+    return (hand.get("number"), len(hand.get("auction") or []), trick.get("number"), len(trick.get("cards") or []))
+
+
+def test_no_hidden_card_reaches_the_venue_stream_or_the_pages(demo):
+    venue = SSE(f"{demo.base}/stream/t1?feed=venue")
+    referee = referee_stream(demo)
+    # Mid-way through the first hand: the deal is known, some cards are played.
+    state = referee.wait_for(lambda s: s.get("status") == "play" and (s.get("trick") or {}).get("number", 0) >= 3
+                             and (s.get("hand") or {}).get("number") == 1, timeout=90)
+    hidden = {card for cards in state["hands"].values() for card in cards}
+    assert len(hidden) >= 8
+    raw_venue = "".join(venue.raw)          # everything the venue stream sent so far, as sent
+    assert '"hands"' not in raw_venue
+    leaked = sorted(card for card in hidden if f'"{card}"' in raw_venue)
+    assert leaked == [], f"the venue stream carried cards still held: {leaked}"
+    assert venue.state["trick"] or venue.state["last_trick"]      # the played cards do reach the room
+    for page in ("/table/t1", "/overlay/t1?feed=venue", "/club"):
+        html = urllib.request.urlopen(demo.base + page).read().decode()
+        assert not [c for c in hidden if re.search(rf"\b{c}\b", html)], page
+    venue.close()
+    referee.close()
+
+
+def test_broadcast_runs_late_by_its_delay_and_carries_the_hands(demo):
+    referee = referee_stream(demo)
+    broadcast = SSE(f"{demo.base}/stream/t1?feed=broadcast")
+    time.sleep(DELAY + 6)
+    broadcast.wait_for(lambda s: "hands" in s and s.get("delay") == DELAY)
+    first_seen: dict[tuple, float] = {}
+    states: dict[str, list] = {"referee": [], "broadcast": []}
+    for name, stream in (("referee", referee), ("broadcast", broadcast)):
+        state: dict = {}
+        for arrival, _, event, data in stream.messages:
+            state = data if event == "snapshot" else {**state, **data.get("set", {})}
+            states[name].append((arrival, progress(state)))
+    seen_live = {}
+    for arrival, step in states["referee"]:
+        seen_live.setdefault(step, arrival)
+    lags = []
+    for arrival, step in states["broadcast"]:
+        if step in seen_live and arrival > seen_live[step] and step not in first_seen:
+            first_seen[step] = arrival
+            lags.append(arrival - seen_live[step])
+    lags = lags[1:]                          # the first may come from the snapshot taken on connect
+    assert len(lags) >= 5, lags
+    assert min(lags) >= DELAY - 0.25, lags
+    assert max(lags) <= DELAY + 1.5, lags
+    referee.close()
+    broadcast.close()
