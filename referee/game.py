@@ -341,6 +341,12 @@ class Game:
                 leader = next_seat(hand.dealer, self.options.clockwise)
                 hands = list(hand.hands) if hand.hands is not None else None
                 hand.play = HandPlay(contract.mode, leader, self.options, hands)
+                if hand.turned is not None and hands is not None and not hands[contract.taker] >> hand.turned & 1:
+                    holder = next(s for s in range(4) if hands[s] >> hand.turned & 1)
+                    found.append(Violation("wrong-pickup", holder, f"{SEAT_NAMES[contract.taker]} took, but the "
+                                           f"turned {pretty(hand.turned)} went to {SEAT_NAMES[holder]}",
+                                           card=hand.turned))
+                    hand.violations.extend(found)
         return found
 
     def _finish_all_pass(self, hand: _Hand) -> None:
@@ -448,8 +454,9 @@ class Game:
             s = suit_of(card)
             pair = (s * 8 + KING, s * 8 + QUEEN)
         if pair is None:
-            why = "there is no belote without trumps" if hand.play.trump == NO_TRUMP else \
-                "belote is the king and queen of trumps"
+            why = ("belote is not played with these rules" if not self.options.belote
+                   else "there is no belote without trumps" if hand.play.trump == NO_TRUMP
+                   else "belote is the king and queen of trumps")
             return [Violation("belote-not-held", seat, f"{name} said {say} with {pretty(card)}: {why}",
                               card=card, trick=hand.play.trick_number)]
         if hand.hands is not None and (hand.hands[seat] & mask_of(pair)) != mask_of(pair):

@@ -299,3 +299,23 @@ def test_arret_only_right_after_winning_a_trick_and_only_where_played():
     plain = Game.from_events([dict(events[0], options={})] + events[1:k])
     found = plain.apply({"type": "stop", "seat": "NESW"[game.play.tricks[-1].winner]})
     assert [v.rule for v in found] == ["arret-not-allowed"] and not plain.over
+
+
+def test_classic_the_turned_card_must_go_to_the_taker():
+    events = clean_game(seed=2, rules="classic", hands=6)
+    i, _ = first_hand_with(events, lambda e: True)
+    deal = copy.deepcopy(events[i])
+    calls = []
+    for e in events[i + 1:]:
+        if e["type"] != "call":
+            break
+        calls.append(e)
+    taker = calls[-1]["seat"]
+    other = next(s for s in "NESW" if s != taker)
+    turned = deal["turned"]
+    swap = deal["hands"][other][0]
+    deal["hands"][taker] = [swap if c == turned else c for c in deal["hands"][taker]]
+    deal["hands"][other] = [turned] + deal["hands"][other][1:]
+    game = Game.from_events(events[:i] + [deal])
+    found = [v for e in calls for v in game.apply(e)]
+    assert [(v.rule, "NESW"[v.seat]) for v in found] == [("wrong-pickup", other)]
