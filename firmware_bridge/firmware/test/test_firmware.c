@@ -100,6 +100,16 @@ static void add_tag(struct sim_reader *r, uint8_t id)
     t->present = 1;
 }
 
+/* A powered reader holding tags ids[0..n-1], and an antenna that has seen nothing yet. */
+static void fresh(struct sim_reader *r, struct antenna *a, const uint8_t *ids, int n)
+{
+    memset(r, 0, sizeof *r);
+    sim_init(r);
+    for (int i = 0; i < n; i++)
+        add_tag(r, ids[i]);
+    memset(a, 0, sizeof *a);
+}
+
 /* -- frames out of the queue ---------------------------------------------- */
 static char frames[64][WIRE_MAX_LINE + 2];
 static int nframes;
@@ -160,13 +170,8 @@ static void test_txq_drops_whole_lines_and_counts(void)
 static void test_wakeup_pattern_reads_a_pile_every_scan(void)
 {
     static struct sim_reader r;
-    memset(&r, 0, sizeof r);
-    sim_init(&r);
-    add_tag(&r, 3);
-    add_tag(&r, 1);
-    add_tag(&r, 2);
     struct antenna a;
-    memset(&a, 0, sizeof a);
+    fresh(&r, &a, (const uint8_t[]){3, 1, 2}, 3);
     uid_hex reads[READS_PER_SCAN];
     for (int scan = 0; scan < 3; scan++) {
         int n = scan_antenna(&a, &SIM, &r, reads);
@@ -180,12 +185,8 @@ static void test_wakeup_pattern_reads_a_pile_every_scan(void)
 static void test_a_removal_cycles_the_field(void)
 {
     static struct sim_reader r;
-    memset(&r, 0, sizeof r);
-    sim_init(&r);
-    add_tag(&r, 1);
-    add_tag(&r, 2);
     struct antenna a;
-    memset(&a, 0, sizeof a);
+    fresh(&r, &a, (const uint8_t[]){1, 2}, 2);
     uid_hex reads[READS_PER_SCAN];
     struct edge edges[8];
     int ons = 0, offs = 0;
@@ -204,12 +205,9 @@ static void test_a_removal_cycles_the_field(void)
 static void test_a_failing_reader_is_reinitialised(void)
 {
     static struct sim_reader r;
-    memset(&r, 0, sizeof r);
-    sim_init(&r);
-    add_tag(&r, 1);
-    r.fail_next = 3;
     struct antenna a;
-    memset(&a, 0, sizeof a);
+    fresh(&r, &a, (const uint8_t[]){1}, 1);
+    r.fail_next = 3;
     uid_hex reads[READS_PER_SCAN];
     int results[4];
     for (int i = 0; i < 4; i++)
