@@ -246,13 +246,16 @@ class Session:
     def _on_snap(self, now: float, frame: Snap) -> list:
         events = []
         antennas = set(self.antennas) | set(range(len(frame.antennas)))
+        listed = {uid for uids in frame.antennas for uid in uids}
         for antenna in sorted(antennas):
             seen = frame.antennas[antenna] if antenna < len(frame.antennas) else ()
             held = self.antennas.setdefault(antenna, {})
-            if antenna not in self._partial:
-                for uid in [u for u in held if u not in seen]:
-                    del held[uid]
-                    events.append(self._event(now, antenna, uid, False, frame.t_ms))
+            # A partial pile keeps what the SNAP could not list, unless the SNAP
+            # lists that tag on another antenna (the card was played from the hand).
+            partial = antenna in self._partial
+            for uid in [u for u in held if u not in seen and (not partial or u in listed)]:
+                del held[uid]
+                events.append(self._event(now, antenna, uid, False, frame.t_ms))
             for uid in seen:
                 if uid not in held:
                     held[uid] = None

@@ -157,3 +157,12 @@ def test_bad_frames_are_counted_by_kind_once_up():
     assert s.counters["crc"] == 2 and s.counters["too-long"] == 1
     assert events[0].to_json() == {"kind": "link", "state": "bad-frame", "detail": "too-long: z"}
     assert s.feed(0.4, Debug("hello"))[0].text == "device: hello"
+
+
+def test_a_partial_pile_drops_a_tag_that_the_snap_lists_elsewhere():
+    s = up()
+    s.feed(0.0, Snap(2, 20, ((A, B, C), ())))
+    s.feed(0.1, Err(3, 30, "snap-partial", 0, "next SNAP lists 1 of 2"))
+    events = s.feed(0.2, Snap(4, 40, ((A,), (C,))))     # C was played from the pile to antenna 1
+    assert sorted(tags(events)) == sorted([(0, C, False), (1, C, True)])
+    assert s.antennas[0] == {A: None, B: None}
