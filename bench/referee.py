@@ -465,7 +465,7 @@ def run(hands: int = 2000, repeats: int = 5, differential: int = 20_000) -> None
             print(f"\r  differential vs {name}: {done:,}/{differential:,} deals", end="", file=sys.stderr, flush=True)
         undocumented, documented, positions = compare(peer, differential, peer_options(peer), seed=7,
                                                       progress=progress)
-        print("\r", end="", file=sys.stderr)
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr, flush=True)
         print(f"differential vs {peer.name}: {differential:,} deals, {positions:,} positions, "
               f"{len(undocumented)} undocumented disagreements, documented {dict(documented)} "
               f"({time.perf_counter() - start:.0f} s)", flush=True)

@@ -304,10 +304,10 @@ class HandPlay:
             hand = self._hands[self._to_play]
         except TypeError:
             raise PlayError("legal cards need the players' hands; this hand was started without them") from None
-        if len(self._history) == 8:
-            raise PlayError("the hand is over: all eight tricks have been played")
         trick = self._trick
         if not trick:
+            if len(self._history) == 8:
+                raise PlayError("the hand is over: all eight tricks have been played")
             legal = hand                                  # the leader plays anything
         else:
             lead = trick[0]
