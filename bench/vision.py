@@ -27,7 +27,7 @@ from vision.deck import deck_from_faces, warp_face
 from vision.faces import builtin_faces, photo_faces
 from vision.locate import order_corners
 from vision.pipeline import Pipeline
-from vision.render import HandPass, Pickup, Play, SceneRenderer, TableScene, Wait, demo_script
+from vision.render import Effects, HandPass, Pickup, Play, SceneRenderer, TableScene, Wait, demo_script
 
 SIZE, FPS = (1920, 1080), 30.0
 DATASET = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "cardcounter_real"
@@ -42,7 +42,7 @@ def _deck(faces, scene, seed):
 def _game(name, faces, deck_faces, script, seed):
     scene = TableScene.square(size=SIZE, tilt_deg=25, turn_deg=4)
     deck = _deck(deck_faces, scene, seed + 100)
-    renderer = SceneRenderer(faces, scene, seed=seed, size=SIZE)
+    renderer = SceneRenderer(faces, scene, seed=seed, size=SIZE, effects=Effects(table_seed=seed))
     frames = renderer.frames(script, FPS)          # streamed: memory is the pipeline's, not a clip's
     render_s = time.perf_counter()
     _, first = next(frames)

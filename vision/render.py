@@ -147,6 +147,7 @@ class Effects:
     glare: float = 70.0             # brightest added glare (grey levels)
     blur: float = 0.8               # lens blur sigma, pixels
     noise: float = 3.0              # sensor noise sigma, grey levels
+    table_seed: int = 0             # the table's look (cloth, lamp, glare): the same for every renderer of it
 
     @classmethod
     def clean(cls):
@@ -179,7 +180,8 @@ class SceneRenderer:
     def __init__(self, faces: dict[int, np.ndarray], scene: TableScene, seed: int = 0,
                  size: tuple[int, int] = (1920, 1080), effects: Effects = Effects()):
         self.scene, self.size, self.effects = scene, tuple(size), effects
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed)                        # what happens: poses, hands, noise
+        self.table_rng = np.random.default_rng(effects.table_seed)      # what the table looks like
         self.h = np.asarray(scene.table_to_image, np.float64)
         if self.h.shape != (3, 3):
             raise ValueError("table_to_image must be a 3x3 homography")
@@ -192,14 +194,18 @@ class SceneRenderer:
         self.glare_roi, self.glare = self._glare()
         self.noise = self._noise_pool()
         self.truth: list[Truth] = []
-        self.resting: list[_Resting] = []
+        self.resting: list[_Resting] = []       # what lies on the table now (while rendering)
+        self._trick: list[_Resting] = []        # the trick in the middle, as planned so far
+        self._piles = {"NS": 0, "EW": 0}
 
     # -- public ----------------------------------------------------------------------------
     def frames(self, script: Sequence[Action], fps: float = 30.0) -> Iterator[tuple[float, np.ndarray]]:
+        """The video of ``script``, from t = 0. Calling it again continues the same table:
+        what rests on it (a trick in progress, the piles) stays, so a game can be
+        rendered trick by trick as it is played."""
         steps = self._plan(script)
         end = steps[-1].end if steps else 0.0
-        self.resting = []
-        canvas = self.background.copy()
+        canvas = self._canvas()
         i, n = 0, int(math.ceil(end * fps)) + 1
         for k in range(n):
             t = k / fps
@@ -231,9 +237,8 @@ class SceneRenderer:
     def _plan(self, script: Sequence[Action]) -> list[_Step]:
         self.truth = []
         steps: list[_Step] = []
-        t = 0.3                          # the first frames show the table still and empty
-        trick: list[_Resting] = []
-        piles = {"NS": 0, "EW": 0}
+        t = 0.3                          # the first frames show the table still
+        trick, piles = self._trick, self._piles
         cx, cy = self.scene.width_mm / 2, self.scene.height_mm / 2
         for action in script:
             if isinstance(action, Play):
@@ -266,7 +271,8 @@ class SceneRenderer:
                 piles[team] += 1
                 dest = (pile[0] + self.rng.normal(0, 3) - k, pile[1] + self.rng.normal(0, 3) - k,
                         _FACING[seat] + 90 + self.rng.normal(0, 8))
-                gone, trick = trick, []
+                gone = list(trick)
+                trick.clear()
                 zones = sorted({g.zone for g in gone})
                 reach, sweep, out = 0.3, 0.5, 0.3
                 steps.append(_Step(t, t + reach, self._hand_draw((cx, cy, 0), seat, t, reach, 0.0, 1.0),
@@ -408,25 +414,25 @@ class SceneRenderer:
         if depth <= 0:
             return np.ones((h, w), np.float32)
         y, x = np.mgrid[0:h, 0:w].astype(np.float32)
-        ang = self.rng.uniform(0, 2 * math.pi)
+        ang = self.table_rng.uniform(0, 2 * math.pi)
         grad = ((x / w - 0.5) * math.cos(ang) + (y / h - 0.5) * math.sin(ang))
-        lx, ly = self.rng.uniform(0.2, 0.8) * w, self.rng.uniform(0.2, 0.8) * h
+        lx, ly = self.table_rng.uniform(0.2, 0.8) * w, self.table_rng.uniform(0.2, 0.8) * h
         lamp = np.exp(-(((x - lx) ** 2 + (y - ly) ** 2) / (2 * (0.45 * w) ** 2)))
         gain = 1.0 + depth * (grad * 0.9 + lamp * 0.6 - 0.4)
         return gain.astype(np.float32)
 
     def _background(self) -> np.ndarray:
         w, h = self.size
-        cloth_name = self.effects.cloth or list(CLOTHS)[int(self.rng.integers(len(CLOTHS)))]
+        cloth_name = self.effects.cloth or list(CLOTHS)[int(self.table_rng.integers(len(CLOTHS)))]
         if cloth_name not in CLOTHS:
             raise ValueError(f"unknown cloth {cloth_name!r}: choose one of {', '.join(CLOTHS)}")
         sw, sh = int(self.scene.width_mm), int(self.scene.height_mm)
         cloth = np.empty((sh, sw, 3), np.float32)
         cloth[:] = CLOTHS[cloth_name]
-        grain = cv2.resize(self.rng.normal(0, 1, (sh // 8, sw // 8)).astype(np.float32), (sw, sh))
-        fine = self.rng.normal(0, 1, (sh, sw)).astype(np.float32)
+        grain = cv2.resize(self.table_rng.normal(0, 1, (sh // 8, sw // 8)).astype(np.float32), (sw, sh))
+        fine = self.table_rng.normal(0, 1, (sh, sw)).astype(np.float32)
         if cloth_name == "wood":
-            fine = cv2.resize(self.rng.normal(0, 1, (sh, 8)).astype(np.float32), (sw, sh))  # grain along x
+            fine = cv2.resize(self.table_rng.normal(0, 1, (sh, 8)).astype(np.float32), (sw, sh))  # grain along x
         cloth += (grain * 6 + fine * 5)[:, :, None]
         cloth = np.clip(cloth, 0, 255).astype(np.uint8)
         from calibration.markers import marker_image
@@ -448,8 +454,8 @@ class SceneRenderer:
             return None, None
         w, h = self.size
         r = int(0.07 * h)
-        cx = int(self.rng.uniform(0.35, 0.65) * w)
-        cy = int(self.rng.uniform(0.3, 0.7) * h)
+        cx = int(self.table_rng.uniform(0.35, 0.65) * w)
+        cy = int(self.table_rng.uniform(0.3, 0.7) * h)
         x0, y0, x1, y1 = max(0, cx - 6 * r), max(0, cy - 4 * r), min(w, cx + 6 * r), min(h, cy + 4 * r)
         y, x = np.mgrid[y0:y1, x0:x1].astype(np.float32)
         spot = self.effects.glare * np.exp(-(((x - cx) / 1.6) ** 2 + (y - cy) ** 2) / (2 * r * r))

@@ -19,7 +19,7 @@ from vision.deck import deck_from_faces, warp_face
 from vision.faces import builtin_faces, photo_faces
 from vision.locate import order_corners
 from vision.pipeline import Pipeline
-from vision.render import HandPass, Pickup, Play, SceneRenderer, TableScene, Wait
+from vision.render import Effects, HandPass, Pickup, Play, SceneRenderer, TableScene, Wait
 
 SIZE, FPS = (1920, 1080), 30.0
 DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cardcounter_real"
@@ -36,7 +36,7 @@ def enrolled_deck(faces: dict, scene: TableScene, seed: int):
 
 def run_game(faces, deck, script, seed, tilt=25.0, thumbnails=None):
     scene = TableScene.square(size=SIZE, tilt_deg=tilt, turn_deg=4)
-    renderer = SceneRenderer(faces, scene, seed=seed, size=SIZE)
+    renderer = SceneRenderer(faces, scene, seed=seed, size=SIZE, effects=Effects(table_seed=seed))
     frames = renderer.frames(script, FPS)
     t0, first = next(frames)
     view = locate_table(first, TableLayout())          # calibrate from what the camera sees

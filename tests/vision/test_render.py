@@ -85,3 +85,14 @@ def test_real_card_faces_are_cut_out_upright_from_the_photos():
         tl, br = ink(grey[:h // 5, :w // 4]), ink(grey[-h // 5:, -w // 4:])
         tr, bl = ink(grey[:h // 5, -w // 4:]), ink(grey[-h // 5:, :w // 4])
         assert tl + br > 0.8 * (tr + bl)
+
+
+def test_the_table_looks_the_same_for_every_renderer_and_a_game_continues_call_after_call(faces):
+    a, b = _renderer(faces, seed=1), _renderer(faces, seed=2)
+    assert np.array_equal(a.background, b.background)        # one table, whatever happens on it
+    first = list(a.frames([Play("S", parse_card("7d")), Play("E", parse_card("8d"))], fps=10))
+    second = list(a.frames([Play("N", parse_card("9d")), Play("W", parse_card("Td")), Pickup("EW")], fps=10))
+    assert [x.zone for x in a.truth if x.kind == "cleared"] == ["play:E", "play:N", "play:S", "play:W"]
+    watcher = Watcher()
+    watcher.look(first[-1][1])
+    assert not watcher.look(second[0][1]).moving             # the second call starts where the first ended
