@@ -327,3 +327,9 @@ def test_audit_follows_the_direction_of_play_and_reports_a_card_played_twice():
     assert audit(1, NORTH, plays, FFB)[0].seat == WEST      # the same cards, counter-clockwise: W's
     twice = audit(1, NORTH, parse_cards("As 7s Ks As"), FFB)
     assert [(v.rule, v.seat, v.trick) for v in twice] == [("already-played", EAST, 1)]
+
+
+def test_a_play_violation_has_the_shape_of_check_json():
+    v = first_violation(FFB, "h", EAST, HANDS, "7c 7d")
+    assert v.as_dict() == {"trick": 1, "seat": "N", "card": "7d", "rule": "must-trump",
+                           "message": "N held ♥8 but did not trump: partner was not winning the trick"}
