@@ -100,3 +100,39 @@ def test_monitor_refuses_a_bad_profile_with_the_line_to_fix(tmp_path):
     proc = monitor("--port", "loop://", "--profile", str(tmp_path))
     assert proc.wait(timeout=20) == 2
     assert "tags.csv:2:" in proc.stderr.read() and proc.stdout.read() == ""
+
+
+def test_monitor_runs_one_cheap_reader_per_zone(tmp_path):
+    import tty
+
+    from firmware_bridge.mapping import DEFAULT_ZONES, write_antennas, write_tags
+
+    write_antennas(tmp_path / "antennas.csv", DEFAULT_ZONES)
+    write_tags(tmp_path / "tags.csv", {"04A1B2C3": parse_card("Qs")})
+    ptys = [os.openpty() for _ in range(2)]
+    for _, slave in ptys:
+        tty.setraw(slave)
+    proc = monitor("--reader", "uid-lines", "--json", "--profile", str(tmp_path),
+                   *[a for _, slave in ptys for a in ("--port", os.ttyname(slave))])
+    stop = threading.Event()
+
+    def second_reader_sees_a_card():
+        while not stop.is_set():
+            os.write(ptys[1][0], b"UID: 04 A1 B2 C3\r\n")
+            time.sleep(0.05)
+
+    printer = threading.Thread(target=second_reader_sees_a_card, daemon=True)
+    try:
+        out = Lines(proc.stdout)
+        out.until(lambda l: '"connected"' in l)
+        out.until(lambda l: '"connected"' in l)
+        printer.start()
+        line = json.loads(out.until(lambda l: '"tag"' in l))
+        assert line == {"kind": "tag", "antenna": 1, "zone": "play:N", "uid": "04A1B2C3", "card": "Qs",
+                        "present": True}
+    finally:
+        stop.set()
+        proc.kill()
+        for master, slave in ptys:
+            os.close(master)
+            os.close(slave)
