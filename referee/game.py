@@ -488,7 +488,9 @@ class Game:
         play, contract = hand.play, hand.auction.contract
         if hand.hands is None:
             leader = next_seat(hand.dealer, self.options.clockwise)
-            hand.violations.extend(audit(play.trump, leader, hand.plays, self.options))
+            # already-played was reported as it happened; the audit adds what the later plays prove
+            hand.violations.extend(v for v in audit(play.trump, leader, hand.plays, self.options)
+                                   if v.rule != "already-played")
             declarations = []
             for d in hand.declarations:
                 played = mask_of(c for c, seat in self._played_by(hand) if seat == d.seat)

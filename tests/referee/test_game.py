@@ -319,3 +319,11 @@ def test_classic_the_turned_card_must_go_to_the_taker():
     game = Game.from_events(events[:i] + [deal])
     found = [v for e in calls for v in game.apply(e)]
     assert [(v.rule, "NESW"[v.seat]) for v in found] == [("wrong-pickup", other)]
+
+
+def test_without_hands_a_card_played_twice_is_reported_once():
+    events = [{k: v for k, v in e.items() if k != "hands"} for e in clean_game(hands=1)]
+    plays = [i for i, e in enumerate(events) if e["type"] == "play"]
+    events[plays[5]] = dict(events[plays[5]], card=events[plays[0]]["card"])
+    violations = Game.from_events(events).results[0].violations
+    assert [v.rule for v in violations].count("already-played") == 1
