@@ -86,3 +86,28 @@ def test_undo_then_redo_of_any_event_restores_the_game(seed, pick):
         return
     game.apply({"type": "correction", "ref": ref, "reason": "redo", "replace": events[ref - 1]})
     assert game.summary() == expected
+
+
+CALL_TEXTS = (["pass", "counter", "recounter", "take", "takes", "takeh", "taked", "takec"]
+              + [f"{v}{m}" for v in range(70, 180, 10) for m in ("s", "h", "d", "c", "sa", "ta")]
+              + [f"capot{m}" for m in ("s", "h", "d", "c", "sa", "ta")] + ["85h"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(rules=st.sampled_from(PROFILE_NAMES), dealer=st.integers(0, 3),
+       attempts=st.lists(st.tuples(st.integers(0, 3), st.sampled_from(CALL_TEXTS)), max_size=60))
+def test_an_auction_accepts_exactly_the_calls_it_lists_as_legal(rules, dealer, attempts):
+    from referee.auction import Auction
+    options = profile(rules)
+    auction = Auction(options, dealer, turned=5 if options.auction == "classic" else None)
+    for seat, call in attempts:
+        legal = auction.legal_calls()
+        expected_ok = not auction.done and seat == auction.to_speak and call in legal
+        before = (auction.to_speak, list(auction.calls), auction.done)
+        found = auction.apply(seat, call)
+        assert (found == []) == expected_ok, (seat, call, legal)
+        if found:
+            assert (auction.to_speak, auction.calls, auction.done) == before   # nothing changed
+            assert len(found) == 1 and found[0].call == call and found[0].rule
+    if auction.done and auction.contract:
+        assert auction.contract.counter in (1, options.counter_multiplier, options.recounter_multiplier)
