@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check = sub.add_parser("check", help="replay a game record: contracts, points, scores, violations",
                            description="Replay a JSON Lines game record and print each hand's contract, card "
                                        "points, score, result and violations, then the totals and the winner.")
-    check.add_argument("record", metavar="GAME.jsonl")
+    check.add_argument("record", metavar="GAME.jsonl", help="the game record (- reads it from stdin)")
     check.add_argument("--json", action="store_true", help="print one JSON object (DESIGN's shape)")
     check.add_argument("--strict", action="store_true", help="exit 1 when the game has violations")
     check.set_defaults(func=_check)
@@ -89,22 +89,23 @@ def _legal(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from .game import Game
-    from .record import RecordError, read_record
+    from .record import RecordError, read_lines, read_record
 
+    source = "<stdin>" if args.record == "-" else args.record
     try:
-        events = read_record(args.record)
-        game = Game.from_events(events, args.record)
+        events = read_lines(sys.stdin.read().splitlines(), source) if args.record == "-" else read_record(source)
+        game = Game.from_events(events, source)
     except RecordError as exc:
         return _fail(str(exc))
     if game.phase in ("auction", "play"):
         where = "the auction" if game.phase == "auction" else f"trick {game.play.trick_number}"
-        print(f"{args.record}: the record ends during hand {game.hand_number} ({where}); "
+        print(f"{source}: the record ends during hand {game.hand_number} ({where}); "
               f"that hand is not scored", file=sys.stderr)
     summary = game.summary()
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
-        print(scoresheet_text(game, title=args.record))
+        print(scoresheet_text(game, title=source))
     violations = sum(len(h["violations"]) for h in summary["hands"])
     return 1 if args.strict and violations else 0
 

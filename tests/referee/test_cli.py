@@ -116,3 +116,11 @@ def test_the_installed_entry_point_runs_legal(tmp_path):
                              "--trick", "Ah", "--hand", "7s Kh"], capture_output=True, text=True, cwd=ROOT,
                             timeout=60)
     assert (result.returncode, result.stdout) == (0, "Kh\n")
+
+
+def test_check_reads_a_record_from_stdin(tmp_path):
+    record = tmp_path / "game.jsonl"
+    write_record(record, play_demo_game(seed=4, max_hands=2))
+    result = subprocess.run([sys.executable, "-m", "web_dashboard.main", "referee", "check", "-", "--json"],
+                            stdin=record.open(), capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0 and len(json.loads(result.stdout)["hands"]) == 2
