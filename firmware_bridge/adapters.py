@@ -14,7 +14,7 @@ beats ``HB`` so the session's silence watchdog stays meaningful only for the
 port. Lines that hold no UID (banners, firmware versions) are debug text.
 
 >>> codec = UidLineCodec(antenna=2, window_s=0.1, on_scans=1, off_scans=1)
->>> codec.line(b"Card UID: 04 A1 B2 C3", 0.0), [f for f in codec.tick(0.11) if isinstance(f, Tag)]
+>>> codec.feed(b"Card UID: 04 A1 B2 C3\\r\\n", 0.0), [f for f in codec.tick(0.11)[0] if isinstance(f, Tag)]
 ([], [Tag(seq=0, t_ms=110, antenna=2, uid='04A1B2C3', on=True)])
 """
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 import re
 
+from .bridge import LineSplitter
 from .debounce import Debouncer
 from .protocol import Ack, Cmd, Debug, Hb, Hello, Snap, Tag
 
@@ -43,6 +44,7 @@ class UidLineCodec:
         self._next_hb = 0.0
         self._reads: list = []
         self._out: list = []
+        self._lines = LineSplitter()
 
     def _ms(self, now: float) -> int:
         if self._t0 is None:
@@ -63,18 +65,21 @@ class UidLineCodec:
             self._out.append(Snap(self._next(), t, tuple(piles)))
         return b""   # the reader itself takes no commands
 
-    def line(self, line: bytes, now: float) -> list:
+    def feed(self, data: bytes, now: float) -> list:
         self._ms(now)
-        text = line.decode("ascii", "replace").strip()
-        match = _UID_IN_LINE.search(text)
-        if match is None:
-            return [Debug(text)] if text else []
-        self._reads.append(re.sub(r"[\s:\-]", "", match.group(1)).upper())
         if self._window_end is None:
             self._window_end = now + self.window_s
-        return []
+        notes = []
+        for line in self._lines.feed(data):
+            text = line.decode("ascii", "replace").strip()
+            match = _UID_IN_LINE.search(text)
+            if match is None:
+                notes += [Debug(text)] if text else []
+            else:
+                self._reads.append(re.sub(r"[\s:\-]", "", match.group(1)).upper())
+        return notes
 
-    def tick(self, now: float) -> list:
+    def tick(self, now: float) -> tuple:
         t = self._ms(now)
         if self._window_end is None:
             self._window_end = now + self.window_s
@@ -87,4 +92,4 @@ class UidLineCodec:
             self._next_hb = now + self.hb_s
             self._out.append(Hb(self._next(), t, (("reader", "uid-lines"),)))
         out, self._out = self._out, []
-        return out
+        return out, b""

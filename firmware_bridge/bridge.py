@@ -56,16 +56,35 @@ class LineSplitter:
 
 
 class TableCodec:
-    """The table's own wire protocol: frames are lines of bytes both ways."""
+    """The table's own wire protocol: frames are lines of bytes both ways.
+
+    A codec is what a :class:`Bridge` talks through; adapters for other readers
+    (``adapters.py``, ``pn532.py``) offer the same three methods:
+
+    - ``feed(data, now)``: bytes read from the port -> frames, ``Debug`` lines, and
+      :class:`BadFrame` values for what was rejected;
+    - ``command(cmd, now)``: a host command -> the bytes to write (an adapter that
+      answers for its reader returns ``b""`` and produces the answer in ``tick``);
+    - ``tick(now)``: ``(frames, bytes to write)`` due by the clock.
+    """
+
+    def __init__(self):
+        self._lines = LineSplitter()
+
+    def feed(self, data: bytes, now: float) -> list:
+        out = []
+        for line in self._lines.feed(data):
+            try:
+                out.append(decode(line))
+            except BadFrame as exc:
+                out.append(exc)
+        return out
 
     def command(self, cmd: Cmd, now: float) -> bytes:
         return encode(cmd) + b"\n"
 
-    def line(self, line: bytes, now: float) -> list:
-        return [decode(line)]
-
-    def tick(self, now: float) -> list:
-        return []
+    def tick(self, now: float) -> tuple:
+        return [], b""
 
 
 def port_identity(url: str) -> Optional[tuple]:
@@ -155,7 +174,7 @@ class Bridge:
     # -- the pump ----------------------------------------------------------
     def _pump(self, port, sink: Callable) -> Optional[str]:
         """Move bytes until the link is lost (returns why) or we are stopped (returns None)."""
-        session, codec, splitter = self.session, self.codec_factory(), LineSplitter()
+        session, codec = self.session, self.codec_factory()
         self._was_up = False
         try:
             port.reset_input_buffer()
@@ -169,16 +188,16 @@ class Bridge:
                     port.write(data)
             data = port.read(max(1, port.in_waiting))
             now = self.clock()
-            for line in splitter.feed(data) if data else ():
-                try:
-                    frames = codec.line(line, now)
-                except BadFrame as exc:
-                    self._emit(sink, session.bad_frame(now, exc.kind, exc.detail))
-                    continue
-                for frame in frames:
-                    self._emit(sink, session.feed(now, frame))
-            for frame in codec.tick(now):
+            for item in codec.feed(data, now) if data else ():
+                if isinstance(item, BadFrame):
+                    self._emit(sink, session.bad_frame(now, item.kind, item.detail))
+                else:
+                    self._emit(sink, session.feed(now, item))
+            frames, out = codec.tick(now)
+            for frame in frames:
                 self._emit(sink, session.feed(now, frame))
+            if out:
+                port.write(out)
             events, lost = session.tick(now)
             self._emit(sink, events)
             self._was_up = self._was_up or session.up

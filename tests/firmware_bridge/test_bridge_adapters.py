@@ -9,6 +9,7 @@ import tty
 
 from firmware_bridge.adapters import UidLineCodec
 from firmware_bridge.bridge import Bridge
+from firmware_bridge.protocol import Cmd, Snap
 from firmware_bridge.session import DeviceNote, LinkEvent, TagEvent
 
 from bridge_helpers import Recorder
@@ -54,9 +55,8 @@ def test_a_uid_per_line_reader_becomes_a_debounced_antenna(tmp_path):
 
 def test_the_reader_answers_the_hosts_snap_with_what_it_holds():
     codec = UidLineCodec(1, window_s=0.1, on_scans=1, off_scans=1)
-    codec.line(b"04a1b2c3d4e5f6", 0.0)
+    codec.feed(b"04a1b2c3d4e5f6\n", 0.0)
     codec.tick(0.15)
-    from firmware_bridge.protocol import Cmd, Snap
-    codec.command(Cmd(9, "SNAP"), 0.2)
-    snap = [f for f in codec.tick(0.2) if isinstance(f, Snap)][0]
+    assert codec.command(Cmd(9, "SNAP"), 0.2) == b"", "the reader takes no commands: the adapter answers"
+    snap = [f for f in codec.tick(0.2)[0] if isinstance(f, Snap)][0]
     assert snap.antennas == ((), ("04A1B2C3D4E5F6",))
