@@ -16,7 +16,10 @@ from flask import Blueprint, jsonify, request, send_file, url_for
 
 from referee.observations import ObservationError, ZoneCleared, from_dict
 
+from referee.game import Game
+
 from .app import dashboard
+from .sheets import summary
 from .auth import api_guard, may_referee
 from .table_runner import table_thumbnail
 from .tables import LiveTable
@@ -97,11 +100,19 @@ def card_entry(table_id: str) -> Any:
 @api_guard
 def next_game(table_id: str) -> Any:
     """Start the table's next game (the finished one stays in the archive)."""
+    board = dashboard()
     try:
-        _table(table_id).next_game()
+        table = _table(table_id)
     except LookupError as exc:
         return jsonify(error=str(exc)), 404
-    return jsonify(ok=True, game=_table(table_id).game_id)
+    finished = summary(table.game_id, Game.from_events(table.record()))
+    table.next_game()
+
+    def add_to_standings() -> None:
+        board.hub.finished.insert(0, finished)
+        board.hub.update_club()
+    board.hub.call_soon_threadsafe(add_to_standings)
+    return jsonify(ok=True, game=table.game_id)
 
 
 @api.get("/tables/<table_id>/thumbnails/<name>")

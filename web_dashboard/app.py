@@ -27,7 +27,11 @@ class Dashboard:
     room: Room = field(default_factory=Room)
     instance: Path = Path("var")
     public: bool = False           # venue and broadcast feeds open to all (no overlay token)
-    archive: Path | None = None    # folder of finished games' records (.jsonl)
+
+    @property
+    def games(self) -> Path:
+        """The folder of the games' event stores (``<table>-<n>.sqlite``): live and archived."""
+        return Path(self.instance) / "games"
 
 
 def dashboard() -> Dashboard:

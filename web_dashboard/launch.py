@@ -61,14 +61,16 @@ def launch(settings: Settings, add_tables: Callable[..., list], on_started: Call
     started sensor handles to stop at the end), print where to go, serve."""
     from .app import Dashboard, create_app
     from .server import gevent_hub, serve
+    from .sheets import archive
 
     accounts = Accounts(settings.instance / "dashboard.sqlite")
     board = Dashboard(accounts=accounts, hub=gevent_hub(broadcast_delay=settings.broadcast_delay),
-                      instance=settings.instance, public=settings.public,
-                      archive=settings.instance / "games")
+                      instance=settings.instance, public=settings.public)
+    board.games.mkdir(parents=True, exist_ok=True)
     app = create_app(board)
     password = first_run_password(accounts, settings)
     stoppers = add_tables(board) + [board.room.start_clock()]
+    board.hub.finished = [g for g in archive(board.games, {t.game_id for t in board.room}) if not g.get("error")]
 
     def ready(port: int) -> None:
         base = f"http://{settings.host}:{port}"

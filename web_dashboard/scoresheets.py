@@ -1,39 +1,69 @@
-"""``/scoresheet/<game>``: the live scoresheet of a game (printable, with CSV
-and PDF downloads), and ``/scoresheets``: the archive of finished games with a
-replay slider.
+"""``/scoresheet/<game>``: a game's scoresheet (printable, with ``.csv`` and
+``.pdf`` downloads), ``/scoresheets``: the archive of games, and a finished
+game's replay slider (``/scoresheet/<game>/replay.json``).
 
-Only finished hands' results are on a scoresheet: it is public, like the
-paper sheet on a club table."""
+A scoresheet is public like the paper one on a club table: finished hands'
+results only. The replay, with every card, exists only for games that are
+over."""
 
 from __future__ import annotations
 
 from typing import Any, Optional
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, Response, abort, jsonify, render_template
+
+from referee.game import Game
 
 from .app import dashboard
+from .sheets import archive as archived_games, find_game, load_game, replay_states, rows, summary, to_csv, to_pdf
 
 scoresheets = Blueprint("scoresheets", __name__)
 
 
-def _live_game(game: str) -> Optional[dict]:
-    """The venue view of the table now playing ``game``."""
+def _game(game_id: str) -> tuple[Game, Optional[Any]]:
+    """The game and, while it is being played, its table."""
     for table in dashboard().room:
-        view = dashboard().hub.current(table.id, "venue")
-        if view.get("game") == game:
-            return view
-    return None
+        if table.game_id == game_id:
+            return Game.from_events(table.record()), table
+    path = find_game(dashboard().games, game_id)
+    if path is None:
+        abort(404, f"no game {game_id!r}: the finished games are listed at /scoresheets")
+    return load_game(path), None
 
 
-@scoresheets.route("/scoresheet/<game>")
-def sheet(game: str) -> Any:
-    view = _live_game(game)
-    if view is None:
-        abort(404, f"no game {game!r}: see /scoresheets for the finished games")
-    return render_template("scoresheet.html", game=game, view=view)
+@scoresheets.route("/scoresheet/<game_id>")
+def sheet(game_id: str) -> Any:
+    game, table = _game(game_id)
+    return render_template("scoresheet.html", game_id=game_id, game=game, rows=rows(game), table=table,
+                           info=summary(game_id, game), replay=table is None and game.over)
+
+
+@scoresheets.route("/scoresheet/<game_id>.csv")
+def sheet_csv(game_id: str) -> Any:
+    game, _ = _game(game_id)
+    return Response(to_csv(game), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{game_id}.csv"'})
+
+
+@scoresheets.route("/scoresheet/<game_id>.pdf")
+def sheet_pdf(game_id: str) -> Any:
+    game, table = _game(game_id)
+    title = f"{table.name if table else game_id} · {game_id}"
+    return Response(to_pdf(game, title), mimetype="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="{game_id}.pdf"'})
+
+
+@scoresheets.route("/scoresheet/<game_id>/replay.json")
+def replay(game_id: str) -> Any:
+    game, table = _game(game_id)
+    if table is not None or not game.over:
+        abort(403, "a game is replayed card by card only once it is over")
+    return jsonify(states=replay_states(game))
 
 
 @scoresheets.route("/scoresheets")
 def archive() -> Any:
-    live = [(t, dashboard().hub.current(t.id, "venue")) for t in dashboard().room]
-    return render_template("archive.html", live=live, finished=[])
+    board = dashboard()
+    live = [(t, summary(t.game_id, t.referee.game)) for t in board.room]
+    finished = archived_games(board.games, {t.game_id for t in board.room})
+    return render_template("archive.html", live=live, finished=finished)

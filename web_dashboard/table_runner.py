@@ -50,7 +50,7 @@ def open_game(games: Path, table_id: str, rules: str, seats: dict, fresh: bool =
 def add_table(board: Any, table_id: str, name: str, rules: str, seats: dict,
               sensors: str = "console", resume: bool = True) -> LiveTable:
     """Open (or resume) ``table_id``'s game and put it on the dashboard."""
-    games = board.instance / "games"
+    games = board.games
 
     def new_game(fresh: bool = False) -> Any:
         return open_game(games, table_id, rules, seats, fresh)

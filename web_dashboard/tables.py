@@ -62,6 +62,11 @@ class LiveTable:
     def publish(self) -> None:
         self._publish(self.id, self.state())
 
+    def record(self) -> list[dict]:
+        """A copy of the game record so far (header first)."""
+        with self._lock:
+            return [dict(event) for event in self.referee.record]
+
     @property
     def game_id(self) -> str:
         """The game's name: its event store's file name (``t1-3``)."""

@@ -142,6 +142,8 @@ function buildBidPad() {
 }
 buildBidPad();
 
+document.getElementById("next-game").addEventListener("click", () => post(`/api/tables/${TABLE}/next-game`));
+
 // --- tokens -------------------------------------------------------------------
 async function loadTokens() {
   const response = await fetch(`/api/tables/${TABLE}/tokens`, { credentials: "same-origin" });
@@ -211,6 +213,8 @@ function render(state) {
     e.text || JSON.stringify(e),
     e.type === "play" ? el("button", { type: "button", class: "fix", onclick: () => { const i = document.getElementById("cmd"); i.value = `fix ${e.ref} `; i.focus(); } }, T("correct")) : null)));
   if (state.game) document.getElementById("scoresheet-link").href = `/scoresheet/${state.game}`;
+  document.getElementById("game-over").hidden = !state.winner;
+  replaceChildren("winner", state.winner ? `${T("game_over")} · ${T("winner")} : ${T("team_" + state.winner)}` : "");
 }
 
 openFeed(root.dataset.stream, render);
