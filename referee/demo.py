@@ -66,15 +66,16 @@ def _choose_call(rng: random.Random, game: Game, seat: Seat, hand: int) -> str:
     return "pass"
 
 
-def _say(game: Game, seat: Seat, card: int, hand: int) -> Optional[str]:
-    """"belote"/"rebelote" when playing a trump king or queen with its partner card."""
-    mode = game.play.trump
+def _say(mode: int, card: int, hand: int, said: set[int]) -> Optional[str]:
+    """"belote" when playing a trump king or queen with its pair still in hand, "rebelote"
+    with the second card (``said``: the cards "belote" was said with in this hand)."""
     if rank_of(card) not in (KING, QUEEN) or mode == NO_TRUMP or (mode != ALL_TRUMP and suit_of(card) != mode):
         return None
     other = suit_of(card) * 8 + (QUEEN if rank_of(card) == KING else KING)
     if hand >> other & 1:
+        said.add(card)
         return "belote"
-    return "rebelote" if game.play.played >> other & 1 and game._hand.says.get(other, (None,))[0] == seat else None
+    return "rebelote" if other in said else None
 
 
 def play_demo_game(seed: int = 1, rules: str = "ffb-contree", max_hands: Optional[int] = None,
@@ -144,8 +145,9 @@ def play_demo_game(seed: int = 1, rules: str = "ffb-contree", max_hands: Optiona
         if game.phase != "play":
             dealer = game.next_dealer
             continue
-        declared = set()
-        while game.phase == "play" and game.play is not None:
+        declared: set[Seat] = set()
+        said: set[int] = set()
+        while game.phase == "play":
             play = game.play
             seat = play.to_play
             held = play.hand(seat)
@@ -159,14 +161,11 @@ def play_demo_game(seed: int = 1, rules: str = "ffb-contree", max_hands: Optiona
             pool = illegal if illegal and rng.random() < violation_rate else legal
             card = rng.choice(list(iter_cards(pool)))
             event = {"type": "play", "seat": SEAT_NAMES[seat], "card": card_name(card)}
-            say = _say(game, seat, card, held)
+            say = _say(play.trump, card, held, said)
             if say:
                 event["say"] = say
-            dealer_before = game.dealer
             emit(event)
-            if game.phase != "play":
-                dealer = game.next_dealer if game.next_dealer is not None else dealer_before
-                break
+        dealer = game.next_dealer
     return events
 
 
