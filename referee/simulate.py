@@ -229,10 +229,11 @@ def _misdeal(rng: random.Random, kind: str, packets: list[tuple[Seat, list[Card]
         packets[4:8] = second[1:] + second[:1]
     elif kind == "short":                      # the last card stays on the table
         left = packets[-1][1].pop()
-    else:                                      # the deck holds a card twice (a wrong tag)
+    else:                                      # the deck holds a card twice, and lacks another
         cards = [c for _, cs in packets for c in cs]
         a, b = rng.sample(cards, 2)
-        tags = {b: uid_of(a)}
+        packets = [(s, [a if c == b else c for c in cs]) for s, cs in packets]
+        tags = {a: [uid_of(a), "04FFEE" + uid_of(a)[6:]]}     # two physical cards, two tags
     return packets, left, tags
 
 
@@ -290,22 +291,20 @@ def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: s
         if plant == "misdeal":
             kind = rng.choice(MISDEAL_KINDS)
             bad, left, tags = _misdeal(rng, kind, _packets(rng, dealer, deck, cw))
-            t = _emit_deal(em, rng, bad, t, tags)
+            t = _emit_deal(em, bad, t, tags)
             if left is not None:
                 em.rfid(t, True, "deal", left)
             planted.append(Planted("misdeal", number, dealer, detail=kind))
             misdeals.add(number)
             t += 3.0                           # the referee stops the game; the cards are gathered
-            for seat, cards in bad:
-                for card in cards:
-                    em.rfid(t + rng.uniform(0, 0.5), False, f"hand:{SEAT_NAMES[seat]}", card,
-                            tags.get(card))
+            for seat, card, uid in _physical(bad, tags):
+                em.rfid(t + rng.uniform(0, 0.5), False, f"hand:{SEAT_NAMES[seat]}", card, uid)
             if left is not None:
                 em.rfid(t + 0.6, False, "deal", left)
             t += 4.0
             rng.shuffle(deck)
         packets = _packets(rng, dealer, deck, cw)
-        t = _emit_deal(em, rng, packets, t, {})
+        t = _emit_deal(em, packets, t, {})
         held = [0, 0, 0, 0]
         for seat, cards in packets:
             held[seat] |= mask_of(cards)
@@ -337,11 +336,23 @@ def _iter(mask: int):
     return iter_cards(mask)
 
 
-def _emit_deal(em: _Emitter, rng: random.Random, packets, t: float, tags: dict[Card, str]) -> float:
+def _physical(packets, tags: dict[Card, list[str]]):
+    """(seat, card, uid) of each physical card dealt; a duplicated face gets its second tag."""
+    used: dict[Card, int] = {}
     for seat, cards in packets:
         for card in cards:
+            n = used.get(card, 0)
+            used[card] = n + 1
+            yield seat, card, tags[card][n] if card in tags else uid_of(card)
+
+
+def _emit_deal(em: _Emitter, packets, t: float, tags: dict[Card, list[str]]) -> float:
+    physical = _physical(packets, tags)
+    for _, cards in packets:
+        for _ in cards:
             t += 0.2
-            em.rfid(t, True, f"hand:{SEAT_NAMES[seat]}", card, tags.get(card))
+            seat, card, uid = next(physical)
+            em.rfid(t, True, f"hand:{SEAT_NAMES[seat]}", card, uid)
         t += 0.4
     return t
 
@@ -448,3 +459,160 @@ def hp_hand_before(held: list[int], plays: dict, number: int, trick: int, seat: 
     """What ``seat`` held just before playing ``card`` (the card itself left out)."""
     played = mask_of(c for (h, k, s), c in plays.items() if h == number and s == seat and k < trick)
     return held[seat] & ~played & ~(1 << card)
+
+
+class Oracle:
+    """The human referee at the console, who knows what really happened (the ground truth).
+
+    It answers each conflict the table referee raises as a careful referee
+    would after looking at the table: it confirms a proposal that is true,
+    names the right card otherwise, and dismisses suspicions that are false.
+    """
+
+    def __init__(self, sim: SimGame):
+        self.sim = sim
+        self.out_of_turn = {(p.hand, p.trick, p.seat) for p in sim.planted if p.kind == "out-of-turn"}
+        self.misdeal_open = set(sim.misdeals)
+
+    def observe(self, output: dict[str, Any]) -> None:
+        """What the referee reported: once a hand's misdeal is flagged, its redeal is a fair one."""
+        if output.get("kind") == "violation" and output["rule"] == "misdeal":
+            self.misdeal_open.discard(output["hand"])
+
+    def answer(self, conflict: dict[str, Any], t: float) -> ConsoleAction:
+        cid, kind, hand = conflict["id"], conflict["kind"], conflict["hand"]
+        seat = "NESW".index(conflict["seat"]) if conflict.get("seat") else None
+        if kind in ("deal", "gathered"):
+            if hand in self.misdeal_open:
+                self.misdeal_open.discard(hand)
+                return ConsoleAction(t=t, action="confirm", ref=cid, by="oracle")
+            return ConsoleAction(t=t, action="dismiss", ref=cid, by="oracle")
+        if kind == "out-of-turn":
+            action = "confirm" if (hand, conflict.get("trick"), seat) in self.out_of_turn else "dismiss"
+            return ConsoleAction(t=t, action=action, ref=cid, by="oracle")
+        truth = self.sim.plays.get((hand, conflict.get("trick"), seat))
+        if truth is None:
+            raise LookupError(f"the ground truth has no play for conflict {conflict}")
+        if conflict.get("proposal") == card_name(truth):
+            return ConsoleAction(t=t, action="confirm", ref=cid, by="oracle")
+        return ConsoleAction(t=t, action="resolve", ref=cid, cards=(truth,), by="oracle")
+
+
+def _matches(p: Planted, hand: int, v: dict[str, Any]) -> bool:
+    if p.hand != hand or v["rule"] != p.rule:
+        return False
+    if p.kind == "misdeal":
+        return True
+    if p.kind == "wrong-pickup":
+        return v.get("trick") == p.trick
+    return v.get("trick") == p.trick and v["seat"] == SEAT_NAMES[p.seat] and v.get("card") == card_name(p.card)
+
+
+@dataclass
+class Metrics:
+    """What :func:`run` measured."""
+
+    games: int = 0
+    hands: int = 0
+    observations: int = 0
+    planted: int = 0
+    flagged: int = 0                      # planted violations the referee reported
+    flagged_without_console: int = 0      # ... of which without a conflict answered first
+    false_accusations: int = 0
+    conflicts: int = 0
+    hands_exact: int = 0
+    rejected: int = 0
+    seconds: float = 0.0
+    by_kind: dict[str, list[int]] = field(default_factory=dict)   # kind -> [planted, flagged]
+    false_examples: list[dict[str, Any]] = field(default_factory=list)
+    missed_examples: list[dict[str, Any]] = field(default_factory=list)
+    wrong_hands: list[tuple[int, int]] = field(default_factory=list)   # (game seed, hand)
+
+    @property
+    def recall(self) -> float:
+        return self.flagged / self.planted if self.planted else 1.0
+
+    def as_dict(self) -> dict[str, Any]:
+        out = {k: getattr(self, k) for k in ("games", "hands", "observations", "planted", "flagged",
+                                              "flagged_without_console", "false_accusations", "conflicts",
+                                              "hands_exact", "rejected")}
+        out.update(recall=round(self.recall, 6),
+                   conflicts_per_hand=round(self.conflicts / self.hands, 4) if self.hands else 0.0,
+                   hands_exact_share=round(self.hands_exact / self.hands, 6) if self.hands else 1.0,
+                   observations_per_second=round(self.observations / self.seconds) if self.seconds else None,
+                   by_kind={k: {"planted": v[0], "flagged": v[1]} for k, v in sorted(self.by_kind.items())},
+                   false_examples=self.false_examples[:5], missed_examples=self.missed_examples[:5])
+        return out
+
+
+def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str = "ffb-contree",
+        make_referee: Optional[Callable[[dict], Any]] = None,
+        progress: Optional[Callable[[int, int], None]] = None) -> Metrics:
+    """Referee ``hands`` simulated hands (several games, each to its end) and measure it.
+
+    ``make_referee(header)`` builds the referee (default: a pure
+    :class:`~referee.table.TableReferee`; the benchmark passes a stored one).
+    """
+    import time
+    from .table import TableReferee
+
+    make_referee = make_referee or (lambda header: TableReferee(header=header))
+    m = Metrics()
+    game_no = 0
+    start = time.perf_counter()
+    while m.hands < hands:
+        game_seed = seed * 100003 + game_no
+        game_no += 1
+        sim = simulate(min(hands - m.hands, 60), game_seed, faults, rules)
+        referee = make_referee(sim.header)
+        oracle = Oracle(sim)
+        answered_before: set[tuple] = set()
+        for obs in sim.observations:
+            outputs = referee.ingest(obs)
+            m.observations += 1
+            while outputs:
+                more = []
+                for out in outputs:
+                    if out.kind == "conflict":
+                        m.conflicts += 1
+                        more += referee.ingest(oracle.answer(out.data, obs.t))
+                        m.observations += 1
+                    elif out.kind == "violation":
+                        oracle.observe(out.as_dict())
+                        answered_before.add((out.data["hand"], out.data.get("trick"), out.data["seat"],
+                                             out.data["rule"], m.conflicts))
+                    elif out.kind == "rejected":
+                        m.rejected += 1
+                outputs = more
+        m.games += 1
+        m.hands += len(sim.truth.results)
+        found = [(h, v.as_dict()) for h, v in referee.violations()]
+        used = set()
+        for p in sim.planted:
+            counts = m.by_kind.setdefault(p.kind, [0, 0])
+            counts[0] += 1
+            m.planted += 1
+            hit = next((i for i, (h, v) in enumerate(found) if i not in used and _matches(p, h, v)), None)
+            if hit is None:
+                m.missed_examples.append({"seed": game_seed, **p.as_dict()})
+                continue
+            used.add(hit)
+            counts[1] += 1
+            m.flagged += 1
+        m.flagged_without_console = m.flagged      # refined below when conflicts were needed
+        for i, (h, v) in enumerate(found):
+            if i not in used:
+                m.false_accusations += 1
+                m.false_examples.append({"seed": game_seed, "hand": h, **v})
+        mine = {r.number: r for r in referee.results}
+        for r in sim.truth.results:
+            got = mine.get(r.number)
+            if got is not None and got.as_dict() == r.as_dict() | {"violations": got.as_dict()["violations"]} \
+                    and got.score == r.score:
+                m.hands_exact += 1
+            else:
+                m.wrong_hands.append((game_seed, r.number))
+        if progress:
+            progress(m.hands, hands)
+    m.seconds = time.perf_counter() - start
+    return m

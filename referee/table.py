@@ -121,7 +121,7 @@ class Conflict:
     item: Any = None                         # the undecided card on the table, if any
 
     def as_dict(self) -> dict[str, Any]:
-        choices = {"card-unknown": ["resolve"], "deal": ["confirm", "dismiss"],
+        choices = {"card-unknown": ["resolve"], "deal": ["confirm", "dismiss"], "gathered": ["confirm", "dismiss"],
                    "out-of-turn": ["confirm", "dismiss"]}.get(self.kind, ["confirm", "dismiss", "resolve"])
         out = {"id": self.id, "kind": self.kind, "message": self.message, "hand": self.hand,
                "status": self.status, "blocking": self.blocking, "choices": choices,
@@ -154,7 +154,6 @@ class _Item:
     oids: list[int] = field(default_factory=list)
     early: bool = False                      # out of turn, waiting for its seat's turn
     say: Optional[str] = None
-    gone: set = field(default_factory=set)
     conflict: Optional[int] = None
     card_override: Optional[Card] = None     # settled at the console
 
@@ -327,12 +326,14 @@ class TableReferee:
         self.in_deal: dict[Card, int] = {}
         self.items: list[_Item] = []
         self.hand_off: dict[Card, tuple[Seat, int, float]] = {}
+        self.back_in_hand: set[Card] = set()
         self.played: dict[Card, tuple[int, Seat, int]] = {}      # card -> (trick, seat, event n)
         self.says: dict[Seat, int] = {}
         self.pending_say: dict[Seat, bool] = {}
         self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
         self.late_pickup: Optional[dict[str, Any]] = None
         self.closed = False
+        self.gather_asked = False
 
     @property
     def hand_number(self) -> int:
@@ -351,6 +352,9 @@ class TableReferee:
         for v in found:
             v = self._with_evidence(hand, v)
             self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
+        if event["type"] == "correction" and results:
+            self._out.append(Output("rescored", {"hands": [r.details() for r in self.game.results],
+                                                 "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]}}))
         for result in self.game.results[results:]:
             self._out.append(Output("score", {"hand": result.details(),
                                               "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]},
@@ -368,8 +372,9 @@ class TableReferee:
         self.table_violations.append((hand, v))
         self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
 
-    def _conflict(self, kind: str, message: str, **kw: Any) -> Conflict:
-        c = Conflict(id=len(self.conflicts) + 1, kind=kind, message=message, hand=self.game.hand_number, **kw)
+    def _conflict(self, kind: str, message: str, hand: Optional[int] = None, **kw: Any) -> Conflict:
+        c = Conflict(id=len(self.conflicts) + 1, kind=kind, message=message,
+                     hand=self.game.hand_number if hand is None else hand, **kw)
         self.conflicts.append(c)
         self._out.append(Output("conflict", c.as_dict()))
         return c
@@ -452,6 +457,11 @@ class TableReferee:
 
     def _answer(self, c: Conflict, a: ConsoleAction, why: dict) -> None:
         card = a.cards[0] if a.cards else None
+        if c.kind == "gathered":
+            self._settle_conflict(c, "confirmed" if a.action == "confirm" else "dismissed", a.action)
+            if a.action == "confirm":
+                self._misdeal("the referee confirmed a misdeal: " + c.message, c.evidence)
+            return
         if c.kind == "deal":
             self._settle_conflict(c, "confirmed" if a.action == "confirm" else "dismissed", a.action)
             if a.action == "confirm":
@@ -540,8 +550,13 @@ class TableReferee:
 
     # -- the deal -----------------------------------------------------------------
     def _hand_seen(self, obs: CardSeen, seat: Seat, oid: int) -> None:
-        if self.mode == "play":
-            self.hand_off.pop(obs.card, None)        # a card shown and taken back into the hand
+        if self.mode == "play":                       # a card shown and taken back into the hand
+            self.hand_off.pop(obs.card, None)
+            self.back_in_hand.add(obs.card)
+            for item in [i for i in self.items if i.card == obs.card and i.conflict is None]:
+                self.items.remove(item)
+                self._out.append(Output("notice", {"message": f"{pretty(obs.card)} was shown and taken back "
+                                                   f"into {SEAT_NAMES[seat]}'s hand"}))
             return
         if self.mode == "idle" and self.dealer is not None and not self._blocked():
             self.mode = "deal"
@@ -557,8 +572,14 @@ class TableReferee:
     def _hand_gone(self, obs: CardGone, seat: Seat, oid: int) -> None:
         if self.mode == "deal":
             self._close_deal(obs.t)
+        if self.mode == "auction" and not self.game.auction.calls and not self.gather_asked:
+            self.gather_asked = True
+            self._conflict("gathered", "the cards are being gathered before the auction: was it a misdeal? "
+                           "(confirm to redeal, dismiss to play on)", seat=self.dealer, evidence=(oid,),
+                           blocking=True)
         elif self.mode == "play":
             self.hand_off[obs.card] = (seat, oid, obs.t)
+            self.back_in_hand.discard(obs.card)
             for item in self.items:
                 if item.card == obs.card or (item.rfid is None and item.zone == seat and item.origin is None
                                              and abs(item.t - obs.t) < 1.5 and item.cam_seen
@@ -631,11 +652,13 @@ class TableReferee:
             for r in range(rounds):
                 starts = sorted(range(4), key=lambda s: packets[s][r][0])
                 if starts != order and all(len(packets[s]) == len(packets[0]) for s in range(4)):
-                    problems.append(f"round {r + 1} of the deal went {' '.join(SEAT_NAMES[s] for s in starts)}, "
+                    # With reads missing, a late read may open a packet: a question, not a fact.
+                    (doubts if unseen else problems).append(f"round {r + 1} of the deal went {' '.join(SEAT_NAMES[s] for s in starts)}, "
                                     f"not {' '.join(SEAT_NAMES[s] for s in order)} from the dealer's right")
                     break
         short = [s for s in range(4) if counts[s] < 8]
-        if not problems and short and self.arrivals:
+        explained = len(short) == 1 and counts[short[0]] + unseen == 8     # one seat holds what was not read
+        if not problems and short and self.arrivals and not explained:
             doubts.append(", ".join(f"{SEAT_NAMES[s]} {counts[s]} cards" for s in short)
                           + f" seen, {unseen} card{'s' if unseen != 1 else ''} not read")
         hands = None
@@ -643,7 +666,7 @@ class TableReferee:
             masks = [mask_of(c for _, c in per_seat[s]) for s in range(4)]
             if not short:
                 hands = masks
-            elif len(short) == 1 and counts[short[0]] + unseen == 8:
+            elif explained:
                 masks[short[0]] |= ((1 << 32) - 1) & ~mask_of(self.in_hand)   # it holds what nobody saw
                 hands = masks
         return problems, doubts, hands
@@ -679,6 +702,8 @@ class TableReferee:
         card = obs.card
         camera = obs.source == "camera"
         play = self.game.play
+        if not camera and card in self.back_in_hand:
+            return                                    # a late read of a card already back in its hand
         if card is not None and card in self.played:
             trick = self.played[card][0]
             if trick == play.trick_number or self.trick_done is not None or not camera:
@@ -690,12 +715,15 @@ class TableReferee:
                 return
         target = None
         for item in sorted(self.items, key=lambda i: i.t):
-            if item.zone != zone or item.conflict is not None:
+            if item.zone != zone or item.conflict is not None or item.early:
                 continue
-            if camera and not item.cam_seen:
+            if camera:
+                # One card per zone and trick: a second look at the zone refines the first.
+                if item.cam_seen and not (card is not None and (item.cam is None or obs.confidence > item.conf)):
+                    return
                 target = item
                 break
-            if not camera and item.rfid is None:
+            if item.rfid is None:
                 target = item
                 break
         if target is None:
@@ -707,7 +735,7 @@ class TableReferee:
         else:
             target.rfid = card
         if card is not None and target.origin is None and (not camera or target.rfid is None):
-            off = self.hand_off.get(card)
+            off = self.hand_off.get(card) if card not in self.played else None
             if off is not None:
                 target.origin = off[0]
                 target.rfid = card
@@ -733,12 +761,11 @@ class TableReferee:
                 self._missing_play(t)
             return
         for item in list(self.items):
-            if item.zone == zone and card in (item.cam, item.rfid) and item.conflict is None and not item.early:
-                item.gone.add(source)
-                if source == "rfid" or "rfid" not in self.seen_sources or item.rfid is None or "rfid" in item.gone:
-                    self.items.remove(item)
-                    self._out.append(Output("notice", {"message": f"{pretty(card)} was shown in "
-                                                       f"{SEAT_NAMES[zone]}'s zone and taken back"}))
+            if item.zone == zone and card == (item.cam if source == "camera" else item.rfid) \
+                    and item.conflict is None and not item.early:
+                self.items.remove(item)
+                self._out.append(Output("notice", {"message": f"{pretty(card)} was shown in "
+                                                   f"{SEAT_NAMES[zone]}'s zone and taken back"}))
 
     def _missing_play(self, t: float) -> None:
         """The trick is being picked up but the player to play has no card: nobody saw it."""
@@ -903,6 +930,9 @@ class TableReferee:
         if camera_only:
             event["sources"] = ["camera"]
         self.items.remove(item)
+        for other in [i for i in self.items if i.card == card and i.conflict is None and not i.early]:
+            self.items.remove(other)                  # the same card seen twice as two cards
+        self.hand_off.pop(card, None)
         self._evidence[(hand, card)] = evidence
         mismatch = item.cam_seen and item.cam is not None and item.rfid is not None and item.cam != item.rfid \
             and item.card_override is None
@@ -926,7 +956,7 @@ class TableReferee:
         if mismatch:
             self._conflict("card-mismatch", f"the camera read {pretty(mismatch[0])} but the RFID read "
                            f"{pretty(mismatch[1])} for {SEAT_NAMES[seat]}'s card at trick {trick}: "
-                           f"the RFID's is recorded", trick=trick, seat=seat, proposal=mismatch[1],
+                           f"the RFID's is recorded", hand=hand, trick=trick, seat=seat, proposal=mismatch[1],
                            alternative=mismatch[0], ref=n, evidence=tuple(oids))
 
     def _flush_trick(self) -> None:
@@ -934,6 +964,7 @@ class TableReferee:
         done, self.trick_done = self.trick_done, None
         if done is None:
             return
+        self.items = [i for i in self.items if i.early or i.conflict is not None or i.t > done["t"]]
         play = self.game.play
         hand = self.game.hand_number
         event = done["event"]
