@@ -106,14 +106,22 @@ def colver_hands(count: int, seed: int = 2026):
 
 
 def colver_bid_capot_is_a_250_bid(h: Hand) -> Optional[tuple[int, int]]:
-    """colver scores a bid capot as a bid of 250: the winner gets its card points (252 for the
-    capot, else 162) + 250 x multiplier, and every belote; seed 001 gives 500 / 1000 / 2000 flat."""
+    """colver scores a bid capot as a bid of 250: the winner gets its card points (252 if the
+    takers made it, else 162) + 250 x multiplier; seed 001 gives 500 / 1000 / 2000 flat. The
+    belotes follow colver's rule for every contract: made and not countered, each side keeps
+    its own; otherwise all go to the winner."""
     c = h.contract
     if not c.capot:
         return None
-    winner = c.team if h.ours.result == "made" else 1 - c.team
+    made = h.ours.result == "made"
+    winner = c.team if made else 1 - c.team
     out = [0, 0]
-    out[winner] = (252 if h.ours.result == "made" else 162) + 250 * c.counter + sum(h.belote)
+    out[winner] = (252 if made else 162) + 250 * c.counter
+    if made and c.counter == 1:
+        out[0] += h.belote[0]
+        out[1] += h.belote[1]
+    else:
+        out[winner] += sum(h.belote)
     return out[0], out[1]
 
 
