@@ -86,6 +86,8 @@ class Options:
     threshold: int = 82                     # make_rule "threshold": 82 (003; 002 "more than 81")
     threshold_with_belote: int = 92         # 003 "the goal of the contract is 92 points"
     failed_value: int = 160                 # to the defence on a failed contract: 160 (001) | 162 (003/004)
+    failed_subtract: bool = False           # 000 §10.1.2: the failed takers also lose the hand's value
+                                            # (their score goes down) | not (001: "they score 0")
     counter_scope: str = "contract"         # "contract": 001's fixed tables to the winner, 0 to the other
                                             # | "hand": every score of the hand multiplied (000 §4.1 wording)
                                             # | "bid": the winner scores 160 (+ bid x m): only the bid is
@@ -200,7 +202,9 @@ PROFILE_NOTES: dict[str, str] = {
         "Bids 80..160 by tens or capot, suits only (000 §4.1); no declarations (000 §8); belote must be "
         "said and is invincible (000 §7); made = total >= bid and more than the defence (000 §10.1.1), "
         "so a tie fails (litige=takers-lose); card points rounded to 10, 5 up (001), the rounded figure "
-        "never makes a contract (001); failed = 160 + bid to the defence; countered: (160 + bid) x2/x4 to "
+        "never makes a contract (001); failed = 160 + bid to the defence, 0 to the takers "
+        "(001; 000 §10.1.2's 'subtracted from the score of the team that failed' is failed_subtract=true); "
+        "countered: (160 + bid) x2/x4 to "
         "the winner, 0 to the other (001); bid capot 500/1000/2000 made or failed, unbid capot 250 + bid "
         "(001); belote added outside any multiplier; all pass: next dealer (000 §4.1); game to 1000, "
         "both over: the higher total (000 §11 silent)."),

@@ -192,6 +192,9 @@ def score_hand(options: Options, contract: Contract, card_points: tuple[int, int
             score = [s * m for s in score]
             held = [h * m for h in held]
 
+    if made is False and o.failed_subtract:
+        score[T] -= score[D]                          # 000 §10.1.2: "subtracted from the score of the team
+                                                      # that failed the contract"
     # Declarations, then belote: outside any multiplier.
     if made is False:
         score[D] += decl[D] + (decl[T] if o.dedans_declarations_to_defence else 0)

@@ -92,6 +92,8 @@ CASES = [
      (20, 0), (0, 0), (20, 260), "failed"),
     ("000 + 001: belote outside the multiplier", "ffb-contree", {}, dict(value=100, counter=2), (110, 52),
      (5, 3), (20, 0), (0, 0), (540, 0), "made"),
+    ("000 §10.1.2 wording: the hand's value is subtracted from the failed takers", "ffb-contree",
+     {"failed_subtract": True}, dict(value=100), (70, 92), (3, 5), (0, 0), (0, 0), (-260, 260), "failed"),
     ("000 §9.2: capot card points 252", "ffb-contree", {}, dict(value=80), (162, 0), (8, 0),
      (0, 0), (0, 0), (330, 0), "made"),
     # --- seed 003 (classic to 501) -----------------------------------------------------------------
