@@ -20,13 +20,13 @@ def register(subparsers) -> None:
                     "change. Never exits on a lost link: it reconnects. Ctrl-C stops it.")
     mon.add_argument("--port", required=True, action="append", metavar="URL",
                      help="pyserial URL: /dev/ttyACM0, /dev/serial/by-id/..., socket://host:port, loop://; "
-                          "with --reader uid-lines, repeat it for one reader per antenna (0, 1, ...)")
+                          "with an off-the-shelf --reader, repeat it for one reader per antenna (0, 1, ...)")
     mon.add_argument("--profile", type=Path, metavar="DIR",
                      help="table profile with tags.csv (uid,card) and antennas.csv (antenna,zone)")
     mon.add_argument("--json", action="store_true", help="one JSON object per line")
-    mon.add_argument("--reader", default="table", choices=("table", "uid-lines"),
-                     help="'table': the table's board (default); 'uid-lines': an off-the-shelf "
-                          "reader printing one UID per line")
+    mon.add_argument("--reader", default="table", choices=("table", "uid-lines", "pn532"),
+                     help="'table': the table's board (default); 'uid-lines': a reader printing one "
+                          "UID per line; 'pn532': a PN532 board in HSU (UART) mode")
     mon.add_argument("--silence", type=float, default=3.0, metavar="S",
                      help="declare the device lost after S seconds without a frame (default 3)")
     mon.set_defaults(func=_monitor)
@@ -68,7 +68,7 @@ def _error(message: str) -> int:
 def _monitor(args) -> int:
     import queue
 
-    from .adapters import UidLineCodec
+    from .adapters import Pn532Codec, UidLineCodec
     from .bridge import Bridge, TableCodec
     from .mapping import ProfileError, load_map
     from .session import DeviceNote, LinkEvent
@@ -78,11 +78,12 @@ def _monitor(args) -> int:
     except ProfileError as exc:
         return _error(str(exc))
     if args.reader == "table" and len(args.port) != 1:
-        return _error("the table's board uses one port: give --port once (or use --reader uid-lines)")
+        return _error("the table's board uses one port: give --port once (or name an off-the-shelf --reader)")
     events: queue.Queue = queue.Queue()
     bridges = []
     for antenna, url in enumerate(args.port):
-        factory = TableCodec if args.reader == "table" else (lambda a=antenna: UidLineCodec(a))
+        adapter = {"table": None, "uid-lines": UidLineCodec, "pn532": Pn532Codec}[args.reader]
+        factory = TableCodec if adapter is None else (lambda a=antenna, make=adapter: make(a))
         bridges.append(Bridge(url, table, silence_s=args.silence, codec_factory=factory).start(events.put))
     print(f"bridge: watching {', '.join(args.port)}; Ctrl-C to stop", file=sys.stderr)
     try:

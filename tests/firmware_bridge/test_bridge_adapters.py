@@ -54,7 +54,7 @@ def test_a_uid_per_line_reader_becomes_a_debounced_antenna(tmp_path):
 
 
 def test_the_reader_answers_the_hosts_snap_with_what_it_holds():
-    codec = UidLineCodec(1, window_s=0.1, on_scans=1, off_scans=1)
+    codec = UidLineCodec(1, window_s=0.1, on_scans=1, off_scans=3)
     codec.feed(b"04a1b2c3d4e5f6\n", 0.0)
     codec.tick(0.15)
     assert codec.command(Cmd(9, "SNAP"), 0.2) == b"", "the reader takes no commands: the adapter answers"
