@@ -167,7 +167,10 @@ class Tracker:
         self.footprints = {}
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        d = cv2.absdiff(a, b).max(axis=2) if a.ndim == 3 else cv2.absdiff(a, b)
+        d = cv2.absdiff(a, b)
+        if d.ndim == 3:                       # the largest change over B, G, R (numpy's max(axis=2) is 20x slower)
+            c0, c1, c2 = cv2.split(d)
+            d = cv2.max(cv2.max(c0, c1), c2)
         m = cv2.threshold(d, self.threshold, 255, cv2.THRESH_BINARY)[1]
         return cv2.bitwise_and(m, self.plane.visible)
 
@@ -197,12 +200,20 @@ class Tracker:
         # What changed and is not cloth. Where the new card's white lies on an older card's
         # white nothing changed, so the card shows as its edges and print: group those
         # pieces (a gap of up to ~15 mm) and take the group's hull as the footprint.
-        new = self._despeckle(cv2.bitwise_and(d_prev, d_empty), max(4, int(8 * self.plane.ppm ** 2)))
-        groups = cv2.dilate(new, self._group_kernel)
-        n, labels, _, _ = cv2.connectedComponentsWithStats(groups, connectivity=8)
+        # (Labelled only inside the box around the change: a card is a few % of the plane.)
+        new = cv2.bitwise_and(d_prev, d_empty)
+        x, y, w, h = cv2.boundingRect(new)
+        pad = self._group_kernel.shape[0]
+        x0, y0 = max(x - pad, 0), max(y - pad, 0)
+        x1, y1 = min(x + w + pad, new.shape[1]), min(y + h + pad, new.shape[0])
+        box = new[y0:y1, x0:x1]
+        box[:] = self._despeckle(box, max(4, int(8 * self.plane.ppm ** 2))) if w else box
+        n, labels, _, _ = cv2.connectedComponentsWithStats(cv2.dilate(box, self._group_kernel), connectivity=8) \
+            if w else (1, None, None, None)
         cards, unexplained = [], 0
         for i in range(1, n):
-            group = cv2.bitwise_and(new, new, mask=(labels == i).astype(np.uint8))
+            group = np.zeros_like(new)
+            group[y0:y1, x0:x1] = cv2.bitwise_and(box, box, mask=(labels == i).astype(np.uint8))
             pts = cv2.findNonZero(group)
             if pts is None:
                 continue
