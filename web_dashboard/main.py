@@ -15,7 +15,7 @@ import importlib
 import sys
 
 #: Modules that add sub-commands, in the order ``--help`` lists them.
-PARTS = ("referee.cli", "firmware_bridge.cli", "vision.cli", "calibration.cli", "web_dashboard.cli")
+PARTS = ("referee.cli", "referee.table_cli", "firmware_bridge.cli", "vision.cli", "calibration.cli", "web_dashboard.cli")
 
 
 def build_parser() -> argparse.ArgumentParser:
