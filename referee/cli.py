@@ -42,6 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     # The terminal demo; the top-level `belote-table demo` is the dashboard's (web_dashboard/cli.py).
     _demo_args(sub.add_parser("demo", help="play a seeded simulated game in the terminal",
                               description=_DEMO_TEXT))
+    from .table_cli import register_referee   # the table referee's simulate, ingest, export
+    register_referee(sub)
 
 
 _DEMO_TEXT = ("Play a short seeded game with simulated players through the rules engine and print the "
