@@ -616,3 +616,23 @@ def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str =
             progress(m.hands, hands)
     m.seconds = time.perf_counter() - start
     return m
+
+
+def answered_stream(sim: SimGame) -> list[Observation]:
+    """The sensor stream with the oracle's console answers where the referee asks:
+    what a real table's store would hold (the crash test and the demo replay it)."""
+    from .table import TableReferee
+
+    referee = TableReferee(header=sim.header)
+    oracle = Oracle(sim)
+    stream: list[Observation] = []
+    for obs in sim.observations:
+        pending = [obs]
+        while pending:
+            item = pending.pop(0)
+            stream.append(item)
+            for out in referee.ingest(item):
+                oracle.observe(out.as_dict())
+                if out.kind == "conflict":
+                    pending.append(oracle.answer(out.data, obs.t))
+    return stream

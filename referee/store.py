@@ -238,3 +238,29 @@ class StoredReferee(TableReferee):
 
     def close(self) -> None:
         self.store.close()
+
+
+def ingest_file(source: str | Path, path: str | Path, rules: str = "ffb-contree", burst: int = 64,
+                progress=None) -> StoredReferee:
+    """Ingest an observation file (JSON Lines, one observation per line) into the store at ``path``.
+
+    Idempotent: each line's number is its cursor, so a run killed at any point
+    and started again resumes after the last committed burst; no line is lost
+    or applied twice. Malformed lines are stored as rejected, with the reason.
+    """
+    referee = StoredReferee(path, rules=rules)
+    done = int(referee.store.cursor or 0)
+    batch: list[tuple[str, str]] = []
+    with open(source, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if number <= done:
+                continue
+            batch.append((line.rstrip("\n"), str(number)))
+            if len(batch) >= burst:
+                referee.ingest_burst(batch)
+                batch = []
+                if progress:
+                    progress(number)
+    if batch:
+        referee.ingest_burst(batch)
+    return referee

@@ -89,6 +89,9 @@ PICKUP_WAIT = 1.5
 #: Two arrivals in a seat's hand area further apart than this are two packets.
 PACKET_GAP = 1.2
 ALLOWED_PACKETS = ((3, 2, 3), (3, 3, 2), (2, 3, 3))
+#: zone name -> (kind, seat or team index)
+_ZONES = {**{f"{k}:{n}": (k, i) for k in ("play", "hand") for i, n in enumerate(SEAT_NAMES)},
+          "deal": ("deal", None), "pile:NS": ("pile", 0), "pile:EW": ("pile", 1)}
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,7 @@ class TableReferee:
         self.n_obs = 0
         self.last_t: dict[str, float] = {}
         self.conflicts: list[Conflict] = []
+        self._blocking: set[int] = set()          # open blocking conflicts
         self.table_violations: list[tuple[int, Violation]] = []
         self.sensors: dict[str, str] = {}
         self.seen_sources: set[str] = set()
@@ -340,13 +344,25 @@ class TableReferee:
         return self.game.hand_number
 
     def _blocked(self) -> bool:
-        return any(c.blocking and c.status == "open" for c in self.conflicts)
+        return bool(self._blocking)
 
     def _write(self, event: dict[str, Any]) -> list[Violation]:
-        """Append a game event to the record and report what it changed."""
+        """Append a game event to the record and report what it changed.
+
+        The table's own findings are fields of the record's events, so that a
+        replayed or imported record gives them back: a ``misdeal`` on the
+        correction that voids a deal, a ``pickup`` on a trick's last play."""
         hand = self.game.hand_number
         results = len(self.game.results)
+        winner = None
+        if event.get("pickup") and event["type"] == "play" and self.game.play is not None:
+            after = self.game.play.copy()
+            after.play(parse_card_text(event["card"]))
+            winner = after.tricks[-1].winner if after.tricks else None
+            trick = len(after.tricks)
         found = self.game.apply(event)
+        if event["type"] == "play" and event.get("evidence"):
+            self._evidence.setdefault((hand, parse_card_text(event["card"])), tuple(event["evidence"]))
         n = len(self.game.events)
         self._out.append(Output("event", {"n": n, "event": event}))
         for v in found:
@@ -355,6 +371,16 @@ class TableReferee:
         if event["type"] == "correction" and results:
             self._out.append(Output("rescored", {"hands": [r.details() for r in self.game.results],
                                                  "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]}}))
+        if event["type"] == "correction" and event.get("misdeal"):
+            m = event["misdeal"]
+            self._table_violation(hand, Violation("misdeal", parse_seat(m["seat"]), m["message"],
+                                                  evidence=tuple(m.get("evidence", ()))))
+        if winner is not None and event["pickup"]["pile"] != TEAM_NAMES[team_of(winner)]:
+            pile = event["pickup"]["pile"]
+            self._table_violation(hand, Violation(
+                "wrong-pickup", TEAM_NAMES.index(pile),
+                f"trick {trick} went to {pile}'s pile, but {SEAT_NAMES[winner]} ({TEAM_NAMES[team_of(winner)]}) "
+                f"won it", trick=trick, evidence=tuple(event["pickup"].get("evidence", ()))))
         for result in self.game.results[results:]:
             self._out.append(Output("score", {"hand": result.details(),
                                               "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]},
@@ -376,11 +402,14 @@ class TableReferee:
         c = Conflict(id=len(self.conflicts) + 1, kind=kind, message=message,
                      hand=self.game.hand_number if hand is None else hand, **kw)
         self.conflicts.append(c)
+        if c.blocking:
+            self._blocking.add(c.id)
         self._out.append(Output("conflict", c.as_dict()))
         return c
 
     def _settle_conflict(self, c: Conflict, status: str, how: str) -> None:
         c.status = status
+        self._blocking.discard(c.id)
         self._out.append(Output("resolved", {"id": c.id, "status": status, "how": how}))
 
     # -- the console ----------------------------------------------------------------
@@ -521,9 +550,8 @@ class TableReferee:
         zone = obs.zone
         if zone is None:
             return
-        kind, _, where = zone.partition(":")
+        kind, seat = _ZONES[zone]
         if kind == "hand":
-            seat = parse_seat(where)
             if isinstance(obs, CardSeen) and obs.card is not None:
                 self._hand_seen(obs, seat, oid)
             elif isinstance(obs, CardGone) and obs.card is not None:
@@ -538,7 +566,6 @@ class TableReferee:
                 self._close_deal(obs.t)
             if self.mode != "play":
                 return
-            seat = parse_seat(where)
             if isinstance(obs, CardSeen):
                 self._play_seen(obs, seat, oid)
             elif isinstance(obs, CardGone):
@@ -546,7 +573,7 @@ class TableReferee:
             elif isinstance(obs, ZoneCleared):
                 self._play_gone(obs.source, seat, None, obs.t)
         elif kind == "pile" and isinstance(obs, CardSeen) and obs.card is not None:
-            self._pile(obs, where, oid)
+            self._pile(obs, TEAM_NAMES[seat], oid)
 
     # -- the deal -----------------------------------------------------------------
     def _hand_seen(self, obs: CardSeen, seat: Seat, oid: int) -> None:
@@ -693,7 +720,6 @@ class TableReferee:
         ref = next(n for n in range(len(self.game.events), 1, -1) if self.game.events[n - 1]["type"] == "deal")
         self._write({"type": "correction", "ref": ref, "reason": "misdeal", "replace": None,
                      "misdeal": v.as_dict()})
-        self._table_violation(hand, v)
         self.mode = "idle"
         self._new_hand()
 
@@ -797,10 +823,10 @@ class TableReferee:
             if (cleared is not None and now >= cleared + PICKUP_WAIT) or now >= done["t"] + 8.0 or \
                     any(i.t > done["t"] + 0.1 and not i.early for i in self.items):
                 self._flush_trick()
-        while self.mode == "play" and self.trick_done is None and not self._blocked():
+        while self.items and self.mode == "play" and self.trick_done is None and not self._blocking:
             if not self._step(now):
                 break
-        if not self._blocked():
+        if self._queue and not self._blocking:
             self._flush_queue()
 
     def _origin_card(self, seat: Seat, t: float) -> Optional[Card]:
@@ -933,7 +959,6 @@ class TableReferee:
         for other in [i for i in self.items if i.card == card and i.conflict is None and not i.early]:
             self.items.remove(other)                  # the same card seen twice as two cards
         self.hand_off.pop(card, None)
-        self._evidence[(hand, card)] = evidence
         mismatch = item.cam_seen and item.cam is not None and item.rfid is not None and item.cam != item.rfid \
             and item.card_override is None
         last = len(play.trick) == 3
@@ -965,12 +990,8 @@ class TableReferee:
         if done is None:
             return
         self.items = [i for i in self.items if i.early or i.conflict is not None or i.t > done["t"]]
-        play = self.game.play
         hand = self.game.hand_number
         event = done["event"]
-        winner_play = play.copy()
-        winner_play.play(done["card"])
-        winner = winner_play.tricks[-1].winner
         if done.get("pile"):
             pile = done["pile"]
             event["pickup"] = {"pile": pile, "evidence": [done["pile_obs"]]}
@@ -979,12 +1000,6 @@ class TableReferee:
         self._write(event)
         self._after_play(hand, done["trick"], done["seat"], done["card"], n, done["camera_only"],
                          done["mismatch"], done["oids"])
-        if done.get("pile") and done["pile"] != TEAM_NAMES[team_of(winner)]:
-            v = Violation("wrong-pickup", TEAM_NAMES.index(done["pile"]),
-                          f"trick {done['trick']} went to {done['pile']}'s pile, but {SEAT_NAMES[winner]} "
-                          f"({TEAM_NAMES[team_of(winner)]}) won it", trick=done["trick"],
-                          evidence=(done["pile_obs"],))
-            self._table_violation(hand, v)
 
     def _write_out_of_turn(self, item: _Item) -> None:
         play = self.game.play
@@ -994,7 +1009,6 @@ class TableReferee:
             return
         hand = self.game.hand_number
         evidence = tuple(item.oids) + ((item.frame,) if item.frame else ())
-        self._evidence[(hand, card)] = evidence
         self._write({"type": "play", "seat": SEAT_NAMES[item.seat], "card": card_name(card),
                      "evidence": list(evidence)})
         item.early = True
