@@ -28,6 +28,7 @@ import os
 import sys
 import threading
 import time
+import traceback
 from typing import Callable, Optional
 
 from .mapping import TableMap
@@ -161,6 +162,9 @@ class Bridge:
                 reason = self._pump(port, sink)
             except (serial.SerialException, OSError) as exc:
                 reason = f"port lost ({exc}); reconnecting"
+            except Exception as exc:  # a bug must not end the table's only RFID link: say it, go on
+                traceback.print_exc(file=sys.stderr)
+                reason = f"internal error ({exc!r}), please report it; reconnecting"
             finally:
                 port.close()
             if reason is None:   # stopped

@@ -128,7 +128,9 @@ class Session:
     def opened(self, now: float) -> list:
         """The port (re)opened: handshake again; what we knew is now uncertain."""
         self.up = False
-        self.outbox.clear()   # commands meant for the previous connection
+        self.outbox.clear()   # commands and notices meant for the previous connection
+        self._partial.clear()
+        self._snap_cmd = None
         self._last_rx = now
         self._last_seq = self._last_t = None
         self._ask_hello(now)
