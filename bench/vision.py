@@ -49,6 +49,16 @@ def _game(name, faces, deck_faces, script, seed):
     render_s = time.perf_counter() - render_s
     view = locate_table(first, TableLayout())
     pipeline = Pipeline(deck, view.image_to_table, default_zones(), recheck=lambda f: recheck(f, view))
+    reading = []                                   # time inside the card reader (vision.read), per read
+    read = pipeline.read
+
+    def timed_read(frame, quad):
+        s = time.perf_counter()
+        try:
+            return read(frame, quad)
+        finally:
+            reading.append((time.perf_counter() - s) * 1000)
+    pipeline.read = timed_read
     costs, seen, idle = [], [], []
     i, t, frame = 0, 0.0, first
     while True:
@@ -83,7 +93,8 @@ def _game(name, faces, deck_faces, script, seed):
     print(f"{name}: {len(costs)} frames 1080p, render {render_ms:.1f} ms/frame")
     print(f"  idle     median {np.median(idle):5.2f} ms/frame  (p95 {np.percentile(idle, 95):.2f}; target <= 3)")
     print(f"  landing  median {np.median(landing):5.2f} ms/frame  (max {max(landing):.1f}; target <= 15; "
-          f"{len(landing)} frames locating/reading)")
+          f"{len(landing)} frames locating/reading), of which reading one card {np.median(reading):.1f} ms; "
+          f"tracking alone {np.median(landing) - np.median(reading):.1f} ms")
     print(f"  delay    {max(delays):+.1f} frames worst, {np.median(delays):+.1f} median after the hand left "
           f"(target <= 5 at 30 fps)")
     print(f"  cards    {len(cards)}/{len(truth)} reported in the right zone order: "
