@@ -96,6 +96,7 @@ class DemoTable:
             raise SystemExit(f"cannot run the demo: {exc}; try --rules ffb-contree") from None
         self.oracle = Oracle(self.sim)
         self.table = table
+        self.seed = seed
         self.instance = Path(instance)
         self.speed = speed
         self.rate = speed / HUMAN_PACE          # table seconds per wall second
@@ -221,20 +222,30 @@ class DemoTable:
 
     # --- the camera -------------------------------------------------------------------------
     def _film(self) -> None:
-        """Render each trick and run its frames through the vision pipeline, in time."""
-        import numpy as np
+        """Render each trick and run its frames through the vision pipeline, in time.
 
-        from vision.deck import Deck
+        The camera is set up the way a club does it: the table calibrated
+        from what the camera sees (its corner markers), the deck enrolled
+        from each card lying alone on the table under that camera."""
+        from calibration.table import TableLayout, locate_table, recheck
+        from calibration.zones import default_zones
+        from vision.deck import deck_from_faces, warp_face
         from vision.faces import builtin_faces
+        from vision.locate import order_corners
         from vision.pipeline import Pipeline
-        from vision.render import HandPass, Pickup, Play, SceneRenderer, TableScene, Wait
+        from vision.render import Effects, HandPass, Pickup, Play, SceneRenderer, TableScene, Wait
 
         faces = builtin_faces()
-        scene = TableScene.square(900, size=FRAME_SIZE, tilt_deg=8)
+        scene = TableScene.square(900, size=FRAME_SIZE, tilt_deg=12)
+        look = Effects(cloth="green", table_seed=self.seed)
+        camera = SceneRenderer(faces, scene, seed=self.seed, size=FRAME_SIZE, effects=look)
+        centre = order_corners(camera.card_corners((scene.width_mm / 2, scene.height_mm / 2, 0.0)).astype("float32"))
+        deck = deck_from_faces({c: [warp_face(camera.lone_card(c), centre)] for c in faces})
+        view = locate_table(next(camera.frames([Wait(0.1)], fps=FPS))[1], TableLayout())
         thumbnails = self.instance / "thumbnails"
         thumbnails.mkdir(parents=True, exist_ok=True)
-        pipeline = Pipeline(Deck(faces={c: [f] for c, f in faces.items()}),
-                            np.linalg.inv(scene.table_to_image), scene.zones, thumbnails=thumbnails)
+        pipeline = Pipeline(deck, view.image_to_table, default_zones(), recheck=lambda f: recheck(f, view),
+                            thumbnails=thumbnails)
         for number, trick in enumerate(camera_tricks(self.sim.observations)):
             script: list = [HandPass(trick.plays[0][1], 0.6, 0.2)] if number % 5 == 2 else []
             lead = 0.3 + sum(a.seconds + a.hold for a in script) + 0.45
@@ -244,9 +255,8 @@ class DemoTable:
                     ((trick.cleared or t + 2.0) - t - 0.8)
                 script.append(Play(seat, card, hold=max(0.2, after - 0.75)))
             if trick.cleared is not None:
-                winner = self._winner_team(trick)
-                script += [Pickup(winner, hold=0.3), Wait(0.3)]
-            renderer = SceneRenderer(faces, scene, seed=number, size=FRAME_SIZE)
+                script += [Pickup(self._winner_team(trick), hold=0.3), Wait(0.3)]
+            renderer = SceneRenderer(faces, scene, seed=self.seed * 1000 + number, size=FRAME_SIZE, effects=look)
             origin = times[0] - lead
             for tau, frame in renderer.frames(script, fps=FPS):
                 if self._stop.is_set() or self.table.referee.game.over:
