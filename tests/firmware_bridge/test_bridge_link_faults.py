@@ -7,6 +7,7 @@ and no phantom or lost card once the link has recovered.
 
 from __future__ import annotations
 
+import os
 import time
 
 from referee.cards import parse_card
@@ -181,3 +182,62 @@ def test_a_replugged_usb_board_is_found_again_by_vid_pid_serial(tmp_path, monkey
     assert resolve_port("socket://127.0.0.1:7000", identity) == "socket://127.0.0.1:7000"
     monkeypatch.setattr(list_ports, "comports", lambda: [other])
     assert resolve_port(str(old), identity) == str(old), "not back yet: keep trying the same path"
+
+
+def test_a_table_behind_a_tcp_serial_server_is_reached_by_socket_url(table, table_map):
+    """``socket://host:port`` (ser2net, a Wi-Fi serial bridge): same protocol, same recovery."""
+    import select
+    import socket
+    import threading
+    import tty
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    server.settimeout(5)
+    stop, connections = threading.Event(), []
+
+    def serial_server():   # one client at a time, relayed to the table's pty
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            connections.append(conn)
+            fd = os.open(table.path, os.O_RDWR | os.O_NOCTTY)
+            tty.setraw(fd)
+            try:
+                while not stop.is_set():
+                    ready, _, _ = select.select([conn, fd], [], [], 0.05)
+                    if conn in ready:
+                        data = conn.recv(4096)
+                        if not data:
+                            break
+                        os.write(fd, data)
+                    if fd in ready:
+                        conn.sendall(os.read(fd, 4096))
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+                conn.close()
+
+    relay = threading.Thread(target=serial_server, daemon=True)
+    relay.start()
+    rec = Recorder()
+    bridge = Bridge(f"socket://127.0.0.1:{server.getsockname()[1]}", table_map, silence_s=1.0,
+                    backoff_s=(0.05, 0.2)).start(rec)
+    try:
+        rec.link("connected")
+        table.put("8d", "play:E")
+        rec.tag(uid_of(table, "8d"), 2, True)
+        mark = rec.mark()
+        connections[0].shutdown(socket.SHUT_RDWR)   # the Wi-Fi bridge drops the client
+        rec.link("lost", mark)
+        rec.link("connected", mark)
+        settle(table, bridge)
+    finally:
+        stop.set()
+        bridge.stop()
+        server.close()
+        relay.join(2)
