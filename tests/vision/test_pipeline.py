@@ -116,3 +116,32 @@ def test_a_moved_camera_is_reported_and_stops_card_reports():
         seen += pipeline.process(t, frame)
     assert [type(o) for o in seen] == [SensorState]
     assert seen[0].state == "moved" and "markers seen" in seen[0].detail
+
+
+def test_render_calibrate_watch_from_the_command_line(tmp_path, capsys):
+    """The commands a user runs: render a clip, calibrate the table from it, watch it."""
+    import json
+
+    from vision.deck import Deck
+    from web_dashboard.main import main
+
+    clip, profile = tmp_path / "clip", tmp_path / "profile"
+    assert main(["vision", "render", "--out", str(clip), "--size", "1280x720", "--fps", "15",
+                 "--tricks", "1", "--seed", "2"]) == 0
+    assert capsys.readouterr().out.strip() == str(clip)
+    truth = json.loads((clip / "truth.json").read_text())
+    assert main(["calibrate", "table", "--source", str(clip), "--profile", str(profile)]) == 0
+    capsys.readouterr()
+    Deck(faces={c: [f] for c, f in builtin_faces().items()}).save(profile / "deck")
+    assert main(["vision", "watch", "--source", str(clip), "--profile", str(profile), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(o["kind"], o["zone"]) for o in lines if o["kind"] == "card"] == \
+        [("card", x["zone"]) for x in truth if x["kind"] == "card"]
+    assert sorted(o["zone"] for o in lines if o["kind"] == "cleared") == \
+        sorted(x["zone"] for x in truth if x["kind"] == "cleared")
+    for o in lines:
+        if o["kind"] == "card":
+            assert o["card"] in (None, *(x["card"] for x in truth)) and 0 <= o["confidence"] <= 1
+
+    assert main(["vision", "watch", "--source", str(clip), "--profile", str(tmp_path / "none")]) == 2
+    assert "calibrate table" in capsys.readouterr().err
