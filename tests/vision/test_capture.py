@@ -61,3 +61,31 @@ def test_bad_sources_say_what_to_give(tmp_path):
     (tmp_path / "broken.mp4").write_bytes(b"not a video")
     with pytest.raises(CaptureError, match="cannot be opened"):
         Capture(tmp_path / "broken.mp4")
+
+
+def test_an_http_stream_is_a_live_source(tmp_path):
+    import functools
+    import http.server
+    import threading
+
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25, (160, 120))
+    for img in _numbered(20):
+        writer.write(img)
+    writer.release()
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with Capture(f"http://127.0.0.1:{server.server_address[1]}/clip.avi") as cap:
+            assert cap.live
+            frames = list(cap)
+    finally:
+        server.shutdown()
+    indices = [f.index for f in frames]
+    assert indices == sorted(set(indices)) and indices[-1] == 19     # in order, up to the last frame
+    assert all(_number(f) == f.index for f in frames)                 # each frame with its own number
+    assert len(frames) + cap.dropped == 20
