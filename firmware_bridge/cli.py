@@ -71,6 +71,7 @@ def _monitor(args) -> int:
     from .adapters import Pn532Codec, UidLineCodec
     from .bridge import Bridge, TableCodec
     from .mapping import ProfileError, load_map
+    from .protocol import BAD_KINDS
     from .session import DeviceNote, LinkEvent
 
     try:
@@ -100,6 +101,11 @@ def _monitor(args) -> int:
     finally:
         for bridge in bridges:
             bridge.stop(timeout=0.5)
+            counts = bridge.session.counters
+            bad = ", ".join(f"{kind} {counts[kind]}" for kind in BAD_KINDS if counts[kind])
+            print(f"bridge: {bridge.url}: {counts['connects']} connection(s), {counts['gaps']} SEQ gap(s) "
+                  f"({counts['frames_lost']} frame(s) lost), {counts['restarts']} device restart(s), "
+                  f"bad frames: {bad or 'none'}", file=sys.stderr)
 
 
 def _tag_line(event) -> str:
@@ -129,10 +135,8 @@ def _simulate(args) -> int:
     print("simulate: table up; open the path above with 'belote-table bridge monitor --port PATH'",
           file=sys.stderr)
     try:
-        for number, event in enumerate(script, start=1):
-            print(f"simulate: [{number}/{len(script)}] {' '.join(event)}", file=sys.stderr)
-            table.apply(event)
-            time.sleep(args.step)
+        table.run_script(script, args.step, on_event=lambda number, total, event: print(
+            f"simulate: [{number}/{total}] {' '.join(event)}", file=sys.stderr, flush=True))
         while True:
             time.sleep(3600)
     finally:

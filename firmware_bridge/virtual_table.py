@@ -161,15 +161,18 @@ class VirtualTable:
         with self._lock:
             self._physical.clear()
 
-    def run_script(self, script, step_s: float = 0.1) -> None:
-        """Play a script (text, or a list of event tuples) in the calling thread.
+    def run_script(self, script, step_s: float = 0.1, on_event=None) -> None:
+        """Play a script (text, or a list of event tuples) in the calling thread;
+        ``on_event(number, total, event)`` is called before each event (progress).
 
         Text lines: ``deal N 7s 8s ...`` | ``play S Jh`` | ``put Jh deal`` |
         ``pickup`` | ``wait 0.5`` | ``fault drop 2`` / ``corrupt 1`` / ``reboot`` /
         ``unplug`` / ``replug`` / ``silence 2`` / ``stale``; ``#`` starts a comment.
         """
         events = parse_script(script) if isinstance(script, str) else list(script)
-        for event in events:
+        for number, event in enumerate(events, start=1):
+            if on_event is not None:
+                on_event(number, len(events), event)
             self.apply(event)
             if event[0] != "wait":
                 time.sleep(step_s)

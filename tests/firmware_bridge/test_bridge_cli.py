@@ -41,7 +41,11 @@ class Lines:
 
 
 def monitor(*args):
-    return subprocess.Popen([sys.executable, "-m", "web_dashboard.main", "bridge", "monitor", *args],
+    return bridge_command("monitor", *args)
+
+
+def bridge_command(*args):
+    return subprocess.Popen([sys.executable, "-m", "web_dashboard.main", "bridge", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
 
@@ -74,7 +78,9 @@ def test_monitor_json_prints_tags_in_designs_shape_and_survives_an_unplug(tmp_pa
         for rest in proc.stdout:
             out.all.append(rest)
         assert all(json.loads(l)["kind"] in ("tag", "link") for l in out.all), "stdout carries only JSON"
-        assert "watching" in proc.stderr.read()
+        stderr = proc.stderr.read()
+        assert "watching" in stderr
+        assert "2 connection(s)" in stderr and "bad frames:" in stderr, "a summary for the person at the end"
     finally:
         proc.kill()
         table.stop()
@@ -136,3 +142,37 @@ def test_monitor_runs_one_cheap_reader_per_zone(tmp_path):
         for master, slave in ptys:
             os.close(master)
             os.close(slave)
+
+
+def test_simulate_serves_a_scripted_table_that_monitor_can_watch(tmp_path):
+    from firmware_bridge.bridge import Bridge
+    from firmware_bridge.mapping import load_map
+
+    from bridge_helpers import Recorder
+
+    script = tmp_path / "hand.txt"
+    script.write_text("# a deal then a play\ndeal S Jh 9h\nwait 0.3\nplay S Jh\n")
+    proc = bridge_command("simulate", "--script", str(script), "--profile-out", str(tmp_path / "p"),
+                          "--step", "0.05")
+    try:
+        path = Lines(proc.stdout).until(lambda l: True).strip()
+        rec = Recorder()
+        bridge = Bridge(path, load_map(tmp_path / "p")).start(rec)
+        try:
+            seen = rec.wait_for(lambda e: getattr(e, "zone", None) == "play:S" and e.present)
+            assert seen.to_json()["card"] == "Jh"
+        finally:
+            bridge.stop()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=5) == 130
+        assert "[3/3] play S Jh" in proc.stderr.read()
+    finally:
+        proc.kill()
+
+
+def test_simulate_names_the_bad_script_line(tmp_path):
+    script = tmp_path / "bad.txt"
+    script.write_text("deal S Jh\nplay S 2h\n")
+    proc = bridge_command("simulate", "--script", str(script))
+    assert proc.wait(timeout=20) == 2
+    assert "line 2: '2h' is not a Belote card" in proc.stderr.read()
