@@ -206,39 +206,48 @@ def read_photos(photos: list[Photo], deck: Deck, tally: Tally, foreign: Tally, l
                      f"abstained {tally.abstained}")
 
 
-def overhead_set(enrol_faces: dict[int, np.ndarray], test_faces: dict[int, list[np.ndarray]], per_card: int,
-                 tally: Tally, progress: Callable[[str], None], seed: int = 11) -> Deck:
-    """Enrol through the overhead camera from ``enrol_faces`` (one face per card),
-    then read ``per_card`` renders of each card's *other* real faces."""
+def overhead_shots(faces: dict[int, np.ndarray], seed: int, cloth: Optional[str] = None,
+                   size: tuple[int, int] = (1920, 1080)) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """One frame per card of the project's overhead camera (``vision.render``:
+    a 90 cm table in a 1080p frame, perspective, uneven light, glare, blur,
+    noise) with that card alone in the middle, turned at random; with the
+    card's true corners. What ``calibrate deck`` and the tests read."""
     from .faces import FACE_SIZE
     from .render import Effects, SceneRenderer, TableScene
 
-    scene = TableScene.square(900, size=(1920, 1080))
-    enrol = SceneRenderer({c: cv2.resize(f, FACE_SIZE) for c, f in enrol_faces.items()}, scene, seed=seed,
-                          size=(1920, 1080), effects=Effects(cloth="green", glare=0.0))
+    scene = TableScene.square(900, size=size)
+    renderer = SceneRenderer({c: cv2.resize(f, FACE_SIZE, interpolation=cv2.INTER_AREA) for c, f in faces.items()},
+                             scene, seed=seed, size=size, effects=Effects(cloth=cloth))
+    rng = np.random.default_rng(seed)
+    shots = {}
+    for card in sorted(faces):
+        angle = float(rng.uniform(0, 360))
+        frame = renderer.lone_card(card, angle)
+        truth = renderer.card_corners((scene.width_mm / 2, scene.height_mm / 2, angle)).astype(np.float32)
+        shots[card] = (frame, truth)
+    return shots
+
+
+def overhead_set(enrol_faces: dict[int, np.ndarray], test_faces: dict[int, list[np.ndarray]], per_card: int,
+                 tally: Tally, progress: Callable[[str], None], seed: int = 11) -> Deck:
+    """Enrol through the overhead camera from ``enrol_faces`` (one face per card),
+    then read ``per_card`` shots of each card rendered from its *other* real faces."""
     faces = {}
-    for card in sorted(enrol_faces):
-        shot = enrolment_sample(enrol.lone_card(card, angle=float(np.random.default_rng(card).uniform(-20, 20))))
+    for card, (frame, _) in overhead_shots(enrol_faces, seed).items():
+        shot = enrolment_sample(frame)
         if not isinstance(shot, Refusal):
             faces[card] = [shot]
     progress(f"  overhead: enrolled {len(faces)}/{len(enrol_faces)} cards through the camera")
+    if len(faces) < 2:
+        raise EvaluationError("overhead: too few cards could be enrolled through the rendered camera")
     deck = deck_from_faces(faces)
-    rng = np.random.default_rng(seed + 1)
     for k in range(per_card):
         usable = {c: fs[k % len(fs)] for c, fs in test_faces.items() if fs}
-        renderer = SceneRenderer({c: cv2.resize(f, FACE_SIZE) for c, f in usable.items()}, scene,
-                                 seed=seed + 100 + k, size=(1920, 1080))
-        for card in sorted(usable):
-            frame = renderer.lone_card(card, angle=float(rng.uniform(0, 360)))
-            quads = find_cards(frame)
-            truth_quad = renderer.card_corners((scene.width_mm / 2, scene.height_mm / 2, 0.0))
-            centre = truth_quad.mean(axis=0)
-            quads = [q for q in quads if cv2.pointPolygonTest(q.reshape(-1, 1, 2), tuple(map(float, centre)), False) >= 0]
-            if not quads:
-                tally.add(card, None, f"overhead#{k}:{card_name(card)} (not found)")
-                continue
-            read, _, _ = read_card(frame, quads[0], deck)
-            tally.add(card, read, f"overhead#{k}:{card_name(card)}")
+        for card, (frame, truth_quad) in overhead_shots(usable, seed + 100 + k).items():
+            centre = tuple(map(float, truth_quad.mean(axis=0)))
+            quads = [q for q in find_cards(frame) if cv2.pointPolygonTest(q.reshape(-1, 1, 2), centre, False) >= 0]
+            read = read_card(frame, quads[0], deck)[0] if quads else None
+            tally.add(card, read, f"overhead#{k}:{card_name(card)}" + ("" if quads else " (not found)"))
         progress(f"  overhead: round {k + 1}/{per_card}, right {tally.right} wrong {tally.wrong} "
                  f"abstained {tally.abstained}")
     return deck

@@ -1,0 +1,81 @@
+"""Finding cards: on real photos of the labelled set, and on the project's
+overhead camera (rendered from real card faces)."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.evaluate import load_dataset, overhead_shots, truth_of
+from vision.faces import photo_faces
+from vision.locate import find_cards, order_corners
+
+DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cardcounter_real"
+
+
+@pytest.fixture(scope="module")
+def photos():
+    if not (DATASET / "manifest.csv").is_file():
+        pytest.fail(f"the labelled photo set is missing at {DATASET}: put shared/datasets beside the repository")
+    return load_dataset(DATASET)
+
+
+@pytest.fixture(scope="module")
+def shots():
+    faces = photo_faces(DATASET, per_card=1)
+    return overhead_shots({c: f[0] for c, f in list(faces.items())[:6]}, seed=3)
+
+
+def test_overhead_card_found_where_it_lies_and_markers_ignored(shots):
+    for card, (frame, truth) in shots.items():
+        quads = find_cards(frame)
+        assert len(quads) == 1, f"card {card}: {len(quads)} quads (the table's corner markers are not cards)"
+        # Corners within a few pixels of the truth, whatever the start corner.
+        err = min(np.abs(np.roll(truth, k, axis=0) - quads[0]).max() for k in range(4))
+        assert err < 4.0, f"card {card}: corners off by {err:.1f} px"
+
+
+def test_corner_order_is_clockwise_from_a_short_side(shots):
+    frame, _ = next(iter(shots.values()))
+    q = find_cards(frame)[0]
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    assert sides[0] + sides[2] < sides[1] + sides[3]          # q0->q1 is a short side
+    cross = np.cross(q[1] - q[0], q[2] - q[1])
+    assert cross > 0                                            # clockwise on screen (y down)
+    assert np.allclose(order_corners(q[::-1]), q) or np.allclose(order_corners(np.roll(q, 1, axis=0)), q)
+
+
+def test_mask_and_roi_restrict_the_search(shots):
+    frame, truth = next(iter(shots.values()))
+    x, y, w, h = cv2.boundingRect(truth.astype(np.int32))
+    assert len(find_cards(frame, roi=(x - 20, y - 20, w + 40, h + 40))) == 1
+    assert find_cards(frame, roi=(0, 0, 200, 200)) == []
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    mask[:, : frame.shape[1] // 8] = 255                        # a strip with no card in it
+    assert find_cards(frame, mask=mask) == []
+
+
+def test_real_photos_whole_cards_found_and_few_false_quads(photos):
+    """Single-card photos where the card lies whole in view (both labelled
+    indices well inside the frame, card not filling it): found, with both
+    indices inside its quad. Measured: see docs/vision.md (locator line)."""
+    found = total = false = 0
+    for photo in photos[::9]:
+        image = cv2.imread(str(photo.path))
+        quads = find_cards(image)
+        for q in quads:
+            kind, _ = truth_of(q, photo)
+            false += kind == "empty"
+        if len(photo.cards) == 1 and len(photo.labels) == 2:
+            total += 1
+            found += any(truth_of(q, photo)[0] == "card" for q in quads)
+    assert total >= 30
+    # Many photos of the set are close-ups cut by the frame: no table around the card.
+    assert found / total >= 0.3, f"found {found}/{total}"
+    assert false <= 0.25 * max(found, 1) + 3, f"{false} quads on no card"
+
+
+def test_not_a_colour_image_is_a_clear_error():
+    with pytest.raises(ValueError, match="BGR colour image"):
+        find_cards(np.zeros((50, 50), np.uint8))
