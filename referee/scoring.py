@@ -128,7 +128,8 @@ def score_hand(options: Options, contract: Contract, card_points: tuple[int, int
     elif contract.capot:
         made = capot_team == T
     elif capot_team is not None:
-        made = capot_team == T                        # 004: the defence needs a trick to put them dedans
+        made = capot_team == T                        # all eight tricks decide (004: a defence without a
+                                                      # trick cannot put the takers dedans)
     elif o.make_rule == "bid":
         made = tot_t >= value
     elif o.make_rule == "at-least-defence":
@@ -145,7 +146,6 @@ def score_hand(options: Options, contract: Contract, card_points: tuple[int, int
 
     method = o.scoring
     m = contract.counter
-    capot_mine = capot_team is not None
 
     def points_of(team: int) -> int:
         """What ``team`` scores on a made contract (or each side in a litige)."""
@@ -169,7 +169,7 @@ def score_hand(options: Options, contract: Contract, card_points: tuple[int, int
     if contract.capot:
         score = _pair(T if made else D, CAPOT_BID_VALUE[method] * m, 0)
     elif m > 1 and o.counter_scope != "hand" and method != "classic":
-        cards = o.capot_value if capot_mine else o.failed_value
+        cards = o.capot_value if capot_team is not None else o.failed_value
         if method == "bid":
             points = value * m
         elif method == "made+bid" and o.counter_scope == "bid":
