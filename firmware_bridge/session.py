@@ -92,6 +92,7 @@ class Session:
     silence_s: float = 3.0        # no frame for this long: the device is lost
     hello_retry_s: float = 1.0
     snap_retry_s: float = 1.0
+    report_s: float = 1.0         # at most one bad-frame report per this many seconds
 
     def __post_init__(self):
         self.outbox: list = []                  # Cmd frames for the runner to send
@@ -108,8 +109,10 @@ class Session:
         self._partial: set = set()              # antennas whose next SNAP pile is cut short
         self._last_seq: Optional[int] = None
         self._last_t: Optional[int] = None
-        self._last_rx = 0.0
-        self._hello_sent = 0.0
+        self._last_rx = self._opened_at = self._hello_sent = 0.0
+        self._told_no_hello = False
+        self._last_bad_report = float("-inf")
+        self._bad_unreported = 0
 
     # -- commands ---------------------------------------------------------
     def _send(self, command: str, *args: str) -> int:
@@ -131,7 +134,7 @@ class Session:
         self.outbox.clear()   # commands and notices meant for the previous connection
         self._partial.clear()
         self._snap_cmd = None
-        self._last_rx = now
+        self._last_rx = self._opened_at = now
         self._last_seq = self._last_t = None
         self._ask_hello(now)
         return []
@@ -146,12 +149,19 @@ class Session:
         return [LinkEvent(now, "lost", reason)] if was_up or self.counters["lost"] == 1 else []
 
     def bad_frame(self, now: float, kind: str, detail: str) -> list:
+        """A rejected line: always counted; reported at most once per ``report_s``
+        (a wrong baud rate must not flood the referee with thousands of events)."""
         self._last_rx = now
         if not self.up:
             self.counters["stale"] += 1   # boot noise, replayed output: expected before HELLO
             return []
         self.counters[kind] += 1
-        return [LinkEvent(now, "bad-frame", f"{kind}: {detail}")]
+        if now - self._last_bad_report < self.report_s:
+            self._bad_unreported += 1
+            return []
+        more = f" (and {self._bad_unreported} more since the last report)" if self._bad_unreported else ""
+        self._last_bad_report, self._bad_unreported = now, 0
+        return [LinkEvent(now, "bad-frame", f"{kind}: {detail}{more}")]
 
     def tick(self, now: float) -> tuple:
         """Timers. Returns ``(events, lost)``; ``lost`` asks the runner to reopen the port."""
@@ -161,6 +171,12 @@ class Session:
             return events, True
         if not self.up and now - self._hello_sent >= self.hello_retry_s:
             self._ask_hello(now)
+        if not self.up and not self._told_no_hello and now - self._opened_at > self.silence_s:
+            self._told_no_hello = True   # bytes come, but never a HELLO: say what to check, once
+            return [LinkEvent(now, "bad-frame",
+                              f"no HELLO after {self.silence_s:g} s but {self.counters['stale']} unreadable "
+                              f"or stale line(s): check the baud rate (115200) and that this port is "
+                              f"the table's")], False
         if self.up and self._snap_cmd is not None and now - self._snap_cmd >= self.snap_retry_s:
             self._ask_snap(now)
         return [], False

@@ -149,13 +149,33 @@ def test_a_device_speaking_another_protocol_is_refused_with_advice():
     assert states(events) == ["bad-frame"] and "protocol 2" in events[0].detail and not s.up
 
 
-def test_bad_frames_are_counted_by_kind_once_up():
+def test_bad_frames_are_all_counted_by_kind_but_reported_at_most_once_a_second():
     s = up()
-    s.bad_frame(0.1, "crc", "x")
-    s.bad_frame(0.2, "crc", "y")
-    events = s.bad_frame(0.3, "too-long", "z")
-    assert s.counters["crc"] == 2 and s.counters["too-long"] == 1
-    assert events[0].to_json() == {"kind": "link", "state": "bad-frame", "detail": "too-long: z"}
+    first = s.bad_frame(0.1, "crc", "x")
+    assert first[0].to_json() == {"kind": "link", "state": "bad-frame", "detail": "crc: x"}
+    assert [s.bad_frame(0.1 + i / 100, "no-start", "noise") for i in range(1, 50)] == [[]] * 49
+    events = s.bad_frame(1.2, "too-long", "z")
+    assert events[0].detail == "too-long: z (and 49 more since the last report)"
+    assert s.counters["crc"] == 1 and s.counters["no-start"] == 49 and s.counters["too-long"] == 1
+
+
+def test_a_port_that_sends_only_garbage_says_to_check_the_baud_rate_once():
+    s = Session(TABLE, silence_s=2.0)
+    s.opened(0.0)
+    said = []
+    for i in range(60):                       # 6 s of noise, never a HELLO
+        s.bad_frame(i / 10, "no-start", "noise")
+        events, lost = s.tick(i / 10)
+        assert not lost, "bytes keep coming: the port is not silent"
+        said += events
+    (warning,) = said
+    assert warning.state == "bad-frame" and "check the baud rate (115200)" in warning.detail
+    assert "22 unreadable" in warning.detail   # 0.0 .. 2.1 s
+
+
+
+def test_debug_lines_become_notes_for_people():
+    s = up()
     assert s.feed(0.4, Debug("hello"))[0].text == "device: hello"
 
 
