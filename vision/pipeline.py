@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional
 
+import cv2
 import numpy as np
 
 from referee.cards import card_name
@@ -122,7 +123,13 @@ class Pipeline:
     def _analyse(self, t: float, frame: np.ndarray) -> list[Observation]:
         rect = self.plane.rectify(frame)
         analysis = self.tracker.analyse(rect, frame)
-        if analysis.unexplained > 0.3 * self.tracker.card_px:
+        if analysis.unexplained > 0.4 * cv2.countNonZero(self.plane.visible):
+            # Nearly the whole table changed at once and is still: no hand covers that much;
+            # the light changed (a lamp, a cloud). Take the table again as it looks now.
+            print("vision: the light changed; table references taken again", file=sys.stderr)
+            self.tracker.relight(rect)
+            analysis = Analysis([], [], 0)
+        elif analysis.unexplained > 0.3 * self.tracker.card_px:
             # Something shapeless rests in the zones (a hand, a nudged trick): wait for it to go,
             # but not forever: after ``absorb_after`` seconds it is part of the table.
             if self._unexplained_since is None:
@@ -130,7 +137,7 @@ class Pipeline:
             if t - self._unexplained_since < self.absorb_after:
                 self._retry_at = self.frame_no + 5    # look again in a few frames, not on every one
                 return []
-            analysis = Analysis([], analysis.cleared, 0)
+            analysis = Analysis(analysis.cards, analysis.cleared, 0)
         self._unexplained_since = None
         out: list[Observation] = [ZoneCleared("camera", t, z, {"frame": self.frame_no}) for z in analysis.cleared]
         if not analysis.cards:
@@ -160,8 +167,6 @@ class Pipeline:
         return out
 
     def _thumbnail(self, frame: np.ndarray, c, card) -> Path:
-        import cv2
-
         from .deck import warp_face
         name = f"f{self.frame_no:06d}-{c.zone.replace(':', '')}-{card_name(card) if card is not None else 'unread'}.png"
         path = self.thumbnails / name

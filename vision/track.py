@@ -261,6 +261,17 @@ class Tracker:
                       [0, 0, 1]])
         return self.plane.h_inv @ s
 
+    def relight(self, rect: np.ndarray) -> None:
+        """The whole table changed at once and stayed so: the light changed. The empty-table
+        reference is taken again from this scene, with the cloth under the known cards
+        painted in from around them."""
+        under = np.zeros(rect.shape[:2], np.uint8)
+        quads = [q for qs in self.footprints.values() for q in qs]
+        if quads:
+            cv2.fillPoly(under, [np.round(q).astype(np.int32) for q in quads], 255)
+            under = cv2.dilate(under, self._group_kernel)
+        self.empty = cv2.inpaint(rect, under, 5, cv2.INPAINT_TELEA) if quads else rect.copy()
+
     def accept(self, rect: np.ndarray, analysis: Analysis) -> None:
         """Take the scene as the new reference, with its cards and clearings."""
         self.still = rect.copy()

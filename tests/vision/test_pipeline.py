@@ -145,3 +145,26 @@ def test_render_calibrate_watch_from_the_command_line(tmp_path, capsys):
 
     assert main(["vision", "watch", "--source", str(clip), "--profile", str(tmp_path / "none")]) == 2
     assert "calibrate table" in capsys.readouterr().err
+
+
+def test_a_lamp_switched_on_mid_trick_changes_nothing_but_the_light():
+    from vision.deck import Deck
+
+    faces = builtin_faces()
+    size = (1280, 720)
+    scene = TableScene.square(size=size, tilt_deg=20)
+    renderer = SceneRenderer(faces, scene, seed=8, size=size, effects=Effects(table_seed=2))
+    script = [Play("S", 3), Wait(1.0), Play("E", 12), Pickup("EW"), Wait(0.5)]
+    frames = list(renderer.frames(script, FPS))
+    view = locate_table(frames[0][1], TableLayout())
+    pipeline = Pipeline(Deck(faces={c: [f] for c, f in faces.items()}), view.image_to_table, default_zones(),
+                        recheck=lambda f: recheck(f, view))
+    lamp_on = renderer.truth[0].t_still + 0.5
+    seen = []
+    for t, frame in frames:
+        if t >= lamp_on:
+            frame = cv2.convertScaleAbs(frame, alpha=1.35, beta=10)
+        seen += [(t, o) for o in pipeline.process(t, frame)]
+    got = [(type(o).__name__, o.zone) for _, o in seen]
+    assert got[:2] == [("CardSeen", "play:S"), ("CardSeen", "play:E")]
+    assert sorted(got[2:]) == [("ZoneCleared", "play:E"), ("ZoneCleared", "play:S")]
