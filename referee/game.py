@@ -269,7 +269,8 @@ class Game:
             return self._deal(event)
         hand = self._hand
         if hand is None:
-            raise RecordError(f'a {kind} before the deal: a hand starts with a "deal" event')
+            after = f"after hand {len(self.results)} ended" if self.results else "before the first deal"
+            raise RecordError(f'a {kind} {after}: a hand starts with a "deal" event')
         seat = parse_seat(event["seat"])
         if kind == "call":
             return self._call(hand, seat, event["call"])
@@ -386,8 +387,6 @@ class Game:
     def _play(self, hand: _Hand, seat: Seat, text: str, say: Optional[str]) -> list[Violation]:
         play = hand.play
         card = _card(text, "play")
-        if play.done:
-            raise RecordError(f"a play after the eighth trick of hand {hand.number}")
         if seat != play.to_play:
             v = Violation("out-of-turn", seat, f"{SEAT_NAMES[seat]} played {pretty(card)} out of turn: it is "
                           f"{SEAT_NAMES[play.to_play]}'s turn (the card goes back to the hand)",
