@@ -1,5 +1,6 @@
 """Properties of scoring and replay that must hold for every game (hypothesis)."""
 
+import json
 import random
 
 from hypothesis import given, settings
@@ -70,6 +71,7 @@ def test_replaying_a_record_twice_gives_the_same_game(seed, rules):
     first, second = Game.from_events(events), Game.from_events(events)
     assert first.summary() == second.summary() and first.to_json() == second.to_json()
     assert first.totals == tuple(sum(r.score[t] for r in first.results) for t in (0, 1))
+    assert json.loads(json.dumps(first.to_json())) == first.to_json()      # screens get plain JSON
 
 
 @settings(max_examples=25, deadline=None)
