@@ -258,14 +258,16 @@ def _auction(rng: random.Random, options: Options, dealer: Seat) -> tuple[list[t
 
 
 def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: str = "ffb-contree",
-             seats: Optional[dict[str, str]] = None) -> SimGame:
-    """Play ``hands`` hands (misdeals and all-pass hands included) of a seeded noisy table."""
+             seats: Optional[dict[str, str]] = None, options: Optional[dict[str, Any]] = None) -> SimGame:
+    """Play ``hands`` hands (all-pass hands included), or fewer when the game ends first,
+    of a seeded noisy table; ``options`` are rule overrides (``{"target": 3000}`` for a long game)."""
     rng = random.Random(seed)
-    options = profile(rules)
+    overrides = dict(options or {})
+    options = profile(rules, **overrides)
     if options.auction != "contree":
         raise ValueError(f"the simulator plays contrée auctions; profile {rules!r} uses a turned card")
     cw = options.clockwise
-    header = {"type": "game", "version": 1, "rules": rules, "options": {},
+    header = {"type": "game", "version": 1, "rules": rules, "options": overrides,
               "seats": seats or {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}}
     em = _Emitter(rng, faults)
     record: list[dict[str, Any]] = [header]

@@ -241,14 +241,16 @@ class StoredReferee(TableReferee):
 
 
 def ingest_file(source: str | Path, path: str | Path, rules: str = "ffb-contree", burst: int = 64,
-                progress=None) -> StoredReferee:
+                progress=None, header: Optional[dict[str, Any]] = None, pace=None) -> StoredReferee:
     """Ingest an observation file (JSON Lines, one observation per line) into the store at ``path``.
 
     Idempotent: each line's number is its cursor, so a run killed at any point
     and started again resumes after the last committed burst; no line is lost
     or applied twice. Malformed lines are stored as rejected, with the reason.
+    ``header`` is a new store's game line; ``pace()`` is called after each
+    burst (a live source's rhythm, in the crash test).
     """
-    referee = StoredReferee(path, rules=rules)
+    referee = StoredReferee(path, rules=rules, header=header)
     done = int(referee.store.cursor or 0)
     batch: list[tuple[str, str]] = []
     with open(source, encoding="utf-8") as handle:
@@ -261,6 +263,8 @@ def ingest_file(source: str | Path, path: str | Path, rules: str = "ffb-contree"
                 batch = []
                 if progress:
                     progress(number)
+                if pace:
+                    pace()
     if batch:
         referee.ingest_burst(batch)
     return referee
