@@ -12,11 +12,17 @@ Prints medians (of repeated runs) and p99, and the ratio to each target.
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
+import subprocess
+import tempfile
 import threading
 import time
 import tty
+from pathlib import Path
+from typing import Optional
 
+from firmware_bridge import protocol
 from firmware_bridge.bridge import Bridge, LineSplitter
 from firmware_bridge.protocol import Ack, Cmd, Hello, decode, encode_fields
 from firmware_bridge.session import Session, TagEvent
@@ -136,13 +142,29 @@ def _latencies(count: int = 1000, gap_s: float = 0.002) -> list:
         device.close()
 
 
+def _c_rate(frames: list) -> Optional[float]:
+    """The firmware's C decoder on the same frames (gcc -O2), the peer of the Python one."""
+    if shutil.which("gcc") is None:
+        return None
+    firmware = Path(protocol.__file__).parent / "firmware"
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = Path(tmp) / "vectors_runner"
+        subprocess.run(["gcc", "-std=c99", "-O2", "-o", str(binary), str(firmware / "test" / "vectors_runner.c"),
+                        str(firmware / "wire.c"), str(firmware / "scan.c")], check=True)
+        runs = [subprocess.run([str(binary), "bench", "40"], input=b"\n".join(frames[:20_000]) + b"\n",
+                               capture_output=True, check=True).stdout for _ in range(3)]
+    return statistics.median(float(out.split()[0]) for out in runs)
+
+
 def run() -> None:
     print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs: figures scale with it)")
     for name, frames in (("TAG edges", _mix(50_000, tags_only=True)), ("mix 88% TAG, 10% HB, 2% SNAP", _mix(50_000))):
         rate = statistics.median(_decode_rate(frames) for _ in range(5))
         pipe = statistics.median(_pipeline_rate(frames) for _ in range(5))
+        c_rate = _c_rate(frames)
+        peer = f"; the firmware's C decoder {c_rate:,.0f} frames/s (x{c_rate / rate:.0f})" if c_rate else ""
         print(f"{name}: decode median {rate:,.0f} frames/s (target 200,000: x{rate / 200_000:.2f}); "
-              f"split+decode+session {pipe:,.0f} frames/s")
+              f"split+decode+session {pipe:,.0f} frames/s{peer}")
     lat = _latencies()
     p50, p99 = statistics.median(lat), lat[int(0.99 * (len(lat) - 1))]
     print(f"pty frame -> observation: {len(lat)} TAG frames, median {p50 * 1000:.3f} ms, "

@@ -6,11 +6,16 @@
 
 uint16_t wire_crc16(const uint8_t *data, size_t len)
 {
-    uint16_t crc = 0xFFFF;   /* CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection */
+    /* CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection. Byte-wise
+     * without a table (the xmodem update of avr-libc): no 512-byte table in
+     * flash, and no 8-step bit loop per byte. */
+    uint16_t crc = 0xFFFF;
     for (size_t i = 0; i < len; i++) {
-        crc ^= (uint16_t)data[i] << 8;
-        for (int bit = 0; bit < 8; bit++)
-            crc = (crc & 0x8000) ? (uint16_t)((crc << 1) ^ 0x1021) : (uint16_t)(crc << 1);
+        crc = (uint16_t)((crc >> 8) | (crc << 8));
+        crc ^= data[i];
+        crc ^= (uint8_t)(crc & 0xFF) >> 4;
+        crc ^= (uint16_t)(crc << 12);
+        crc ^= (uint16_t)((crc & 0xFF) << 5);
     }
     return crc;
 }

@@ -5,12 +5,16 @@
  *   vectors_runner classify              stdin: one escaped line per line; stdout: the
  *                                        verdict per line ("ok TYPE SEQ T", "debug", "bad KIND")
  *   vectors_runner debounce VECTORS.txt  replays scans through debounce_scan()
+ *   vectors_runner bench ROUNDS          stdin: frames, one per line; decodes them all
+ *                                        ROUNDS times and prints frames per second
  *
  * Built and run by tests/firmware_bridge/test_bridge_firmware_c.py with gcc.
  */
+#define _POSIX_C_SOURCE 199309L   /* clock_gettime, for the bench mode */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../scan.h"
 #include "../wire.h"
@@ -172,8 +176,30 @@ static int debounce(const char *path)
     return failures ? 1 : 0;
 }
 
+static int bench(int rounds)
+{
+    static char lines[65536][WIRE_MAX_LINE + 2];
+    static size_t lens[65536];
+    int n = 0;
+    while (n < 65536 && fgets(lines[n], sizeof lines[n], stdin))
+        lens[n] = strlen(chomp(lines[n])), n++;
+    struct timespec t0, t1;
+    struct wire_frame f;
+    long ok = 0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < n; i++)
+            ok += wire_decode(lines[i], lens[i], &f) == WIRE_OK;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    printf("%.0f frames/s (%ld decoded)\n", (double)n * rounds / s, ok);
+    return ok == (long)n * rounds ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "bench") == 0)
+        return bench(atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "check") == 0)
         return check(argv[2]);
     if (argc == 2 && strcmp(argv[1], "classify") == 0)
