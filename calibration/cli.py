@@ -12,6 +12,8 @@ import argparse
 import importlib
 import sys
 
+from vision.cli import lazy
+
 #: ``"module:function"`` adding one ``calibrate`` sub-command each, in ``--help`` order.
 SUBCOMMANDS = (
     "calibration.cli:add_deck",
@@ -54,21 +56,13 @@ def _deck(args: argparse.Namespace) -> int:
 
 # -- camera, table and zones (handlers in calibration.markers/camera/table/zones) --------------
 
-def _lazy(target: str):
-    """A handler that imports its (OpenCV-heavy) module only when the command runs."""
-    def handler(args):
-        module, function = target.split(":")
-        return getattr(importlib.import_module(module), function)(args)
-    return handler
-
-
 def add_markers(sub) -> None:
     p = sub.add_parser("markers", help="write the printable corner markers and ChArUco board (PDF at true scale)",
                        description="Write the four table-corner ArUco markers and a ChArUco board as PDF "
                                    "(print at 100%%, actual size) and PNG.")
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--marker-mm", type=float, default=60.0, help="printed marker side (default 60)")
-    p.set_defaults(func=_lazy("calibration.markers:command"))
+    p.set_defaults(func=lazy("calibration.markers:command"))
 
 
 def add_camera(sub) -> None:
@@ -78,7 +72,7 @@ def add_camera(sub) -> None:
     p.add_argument("--source", required=True, metavar="S", help="folder of images, video file or camera index")
     p.add_argument("--profile", required=True, metavar="DIR", help="table profile directory (camera.json)")
     p.add_argument("--every", type=int, default=1, metavar="N", help="use one frame in N of a video (default 1)")
-    p.set_defaults(func=_lazy("calibration.camera:command"))
+    p.set_defaults(func=lazy("calibration.camera:command"))
 
 
 def add_table(sub) -> None:
@@ -91,7 +85,7 @@ def add_table(sub) -> None:
     p.add_argument("--width-mm", type=float, default=0.0, help="table width between the marker rows' outer edges")
     p.add_argument("--height-mm", type=float, default=0.0)
     p.add_argument("--marker-mm", type=float, default=60.0)
-    p.set_defaults(func=_lazy("calibration.table:command"))
+    p.set_defaults(func=lazy("calibration.table:command"))
 
 
 def add_zones(sub) -> None:
@@ -102,4 +96,4 @@ def add_zones(sub) -> None:
     p.add_argument("--source", metavar="S", help="camera or image to draw over (default: a plain background)")
     p.add_argument("--out", metavar="PNG", help="preview picture (default PROFILE/zones.png)")
     p.add_argument("--reset", action="store_true", help="replace zones.json with the defaults")
-    p.set_defaults(func=_lazy("calibration.zones:command"))
+    p.set_defaults(func=lazy("calibration.zones:command"))
