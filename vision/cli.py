@@ -106,8 +106,9 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 # -- watching a table, rendering one (handlers in vision.pipeline and vision.render) ----------
 
-def _lazy(target: str):
-    """A handler that imports its (OpenCV-heavy) module only when the command runs."""
+def lazy(target: str):
+    """A handler (``"module:function"``) that imports its OpenCV-heavy module only when
+    the command runs; the ``calibrate`` group uses it too."""
     def handler(args):
         module, function = target.split(":")
         return getattr(importlib.import_module(module), function)(args)
@@ -124,7 +125,7 @@ def add_watch(sub) -> None:
     p.add_argument("--thumbnails", metavar="DIR", help="save the face each observation was read from")
     p.add_argument("--live", action="store_true", help="drop frames like a live camera, even for a file")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
-    p.set_defaults(func=_lazy("vision.pipeline:command_watch"))
+    p.set_defaults(func=lazy("vision.pipeline:command_watch"))
 
 
 def add_render(sub) -> None:
@@ -139,4 +140,4 @@ def add_render(sub) -> None:
     p.add_argument("--tilt", type=float, default=20.0, help="camera tilt from straight down, degrees")
     p.add_argument("--french", action="store_true", help="French indices R D V")
     p.add_argument("--four-colour", action="store_true", help="four-colour suits")
-    p.set_defaults(func=_lazy("vision.render:command"))
+    p.set_defaults(func=lazy("vision.render:command"))
