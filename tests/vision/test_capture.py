@@ -28,12 +28,16 @@ def test_a_folder_replays_every_image_in_name_order_timed_by_fps(tmp_path):
     assert [f.index for f in frames] == list(range(12)) and frames[5].t == pytest.approx(0.5)
 
 
-def test_a_video_file_replays_losslessly(tmp_path):
-    path = tmp_path / "clip.avi"
+def _clip(path, n=20):
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25, (160, 120))
-    for img in _numbered(20):
+    for img in _numbered(n):
         writer.write(img)
     writer.release()
+    return path
+
+
+def test_a_video_file_replays_losslessly(tmp_path):
+    path = _clip(tmp_path / "clip.avi")
     with Capture(path) as cap:
         frames = list(cap)
     assert [_number(f) for f in frames] == list(range(20))
@@ -68,11 +72,7 @@ def test_an_http_stream_is_a_live_source(tmp_path):
     import http.server
     import threading
 
-    path = tmp_path / "clip.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25, (160, 120))
-    for img in _numbered(20):
-        writer.write(img)
-    writer.release()
+    _clip(tmp_path / "clip.avi")
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):
