@@ -107,7 +107,8 @@ _UID = re.compile(rb"(?:[0-9A-F]{2}){4,10}\Z")
 _BOOT = re.compile(rb"[0-9A-F]{8}\Z")
 _TOKEN = re.compile(rb"[\x21-\x7e]+\Z")      # printable, no space
 _BODY = re.compile(rb"[\x20-\x23\x25-\x29\x2b-\x7e]*\Z")   # printable, no '$' or '*'
-_KEY_VALUE = re.compile(rb"([\x21-\x3c\x3e-\x7e]+)=(.*)\Z", re.S)   # key: printable, no space or '='
+_KEY_VALUE = rb"[\x21-\x2b\x2d-\x3c\x3e-\x7e]+=[^,]*"   # key: printable, no space, ',' or '='
+_KEY_VALUES = re.compile(_KEY_VALUE + rb"(?:," + _KEY_VALUE + rb")*\Z")
 _NUM = rb"(0|[1-9][0-9]{0,9})"
 _FAST_TAG = re.compile(rb"\$TAG," + _NUM + b"," + _NUM + b"," + _NUM
                        + rb",((?:[0-9A-F]{2}){4,10}),(ON|OFF)\*[0-9A-F]{4}\r?\Z")
@@ -214,13 +215,13 @@ def _decode_snap(seq: int, t_ms: int, f: list) -> Snap:
 
 
 def _key_values(f: list, what: str) -> list:
-    pairs = []
-    for item in f:
-        match = _KEY_VALUE.match(item)
-        if match is None:
-            raise BadFrame("field", f"{what} field {item!r} is not <key>=<value>")
-        pairs.append((match[1].decode(), match[2].decode()))
-    return pairs
+    if not f:
+        return []
+    joined = b",".join(f)
+    if _KEY_VALUES.match(joined) is None:   # one regex for the whole list: HB comes twice a second
+        bad = next(item for item in f if _KEY_VALUES.match(item) is None)
+        raise BadFrame("field", f"{what} field {bad!r} is not <key>=<value>")
+    return [item.partition("=")[::2] for item in joined.decode().split(",")]
 
 
 def _decode_hello(seq: int, t_ms: int, f: list) -> Hello:
