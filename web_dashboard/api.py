@@ -42,11 +42,13 @@ def _table(table_id: str) -> LiveTable:
 
 
 def _run(table_id: str, make: Any) -> Any:
-    """Apply one change and answer with what it did, or a message saying what to fix."""
+    """Apply the observations ``make(table, body)`` returns and answer with what
+    they did, or a message saying what to fix."""
     try:
         table = _table(table_id)
-        observation = make(table, _body())
-        outputs = table.ingest(observation)
+        made = make(table, _body())
+        outputs = [out for observation in (made if isinstance(made, list) else [made])
+                   for out in table.ingest(observation)]
     except LookupError as exc:
         return jsonify(error=str(exc)), 404
     except ObservationError as exc:
@@ -82,11 +84,12 @@ def console_action(table_id: str) -> Any:
 @api_guard
 def card_entry(table_id: str) -> Any:
     """A card put down (``{"seat": "S", "card": "Jh"}``), taken back
-    (``"gone": true``) or a trick picked up (``{"cleared": "play"}``)."""
+    (``"gone": true``) or the trick picked up (``{"pickup": true}``: every play
+    zone cleared, as a camera reports it)."""
     def make(table: LiveTable, body: dict) -> Any:
         t = table.clock()
-        if body.get("cleared"):
-            return ZoneCleared(source="console", t=t, zone="deal" if body["cleared"] == "deal" else "play:N")
+        if body.get("pickup"):
+            return [ZoneCleared(source="console", t=t, zone=f"play:{seat}") for seat in "NESW"]
         seat = str(body.get("seat", "")).upper()
         seen = from_dict({"kind": "gone" if body.get("gone") else "seen", "source": "console", "t": t,
                           "zone": f"play:{seat}", "card": body.get("card")})

@@ -48,6 +48,10 @@ ASSISTANT_AFTER = 8.0
 #: Camera frames per second of table time, and the size of the rendered video.
 FPS = 6.0
 FRAME_SIZE = (1280, 720)
+#: The camera reports a card about a second after it comes to rest (the hand
+#: withdraws, then three frames are read), while the RFID tag is read at once:
+#: cards are rendered this much earlier so both reports reach the referee together.
+CAMERA_LEAD = 0.8
 #: Above this speed the camera is left out (rendering and reading would not keep up).
 CAMERA_MAX_SPEED = 4.0
 SEATS = {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}
@@ -257,7 +261,7 @@ class DemoTable:
             if trick.cleared is not None:
                 script += [Pickup(self._winner_team(trick), hold=0.3), Wait(0.3)]
             renderer = SceneRenderer(faces, scene, seed=self.seed * 1000 + number, size=FRAME_SIZE, effects=look)
-            origin = times[0] - lead
+            origin = times[0] - lead - CAMERA_LEAD
             for tau, frame in renderer.frames(script, fps=FPS):
                 if self._stop.is_set() or self.table.referee.game.over:
                     return

@@ -56,7 +56,7 @@ function parseCommand(text) {
     if (words.length !== 2 || !SEATS.includes(words[1].toUpperCase())) throw new Error("start <first dealer>, e.g. start N");
     return () => consoleAction({ action: "start", seat: words[1].toUpperCase() });
   }
-  if (head === "clear" || head === "pickup") return () => cardEntry({ cleared: "play" });
+  if (head === "clear" || head === "pickup") return () => cardEntry({ pickup: true });
   let seat = head.toUpperCase();
   let rest = words.slice(1);
   if (!SEATS.includes(seat)) {
@@ -171,7 +171,7 @@ function render(state) {
   replaceChildren("hand-number", hand.number ? `${T("hand")} ${hand.number} · ${T("dealer")} ${hand.dealer || ""}` : "");
   replaceChildren("contract", contractLabel(hand.contract));
   const points = state.points, tricks = state.tricks || {};
-  replaceChildren("points", points ? `${T("card_points")} ${T("team_NS")} ${points.NS} · ${T("team_EW")} ${points.EW} (${T("tricks")} ${tricks.NS ?? 0}–${tricks.EW ?? 0})` : "");
+  replaceChildren("points", points ? `· ${T("card_points")} ${T("team_NS")} ${points.NS} · ${T("team_EW")} ${points.EW} (${T("tricks")} ${tricks.NS ?? 0}–${tricks.EW ?? 0})` : "");
   for (const seat of SEATS) {
     const box = document.getElementById("seat-" + seat);
     box.querySelector(".name").textContent = seats[seat] || "";

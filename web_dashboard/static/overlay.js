@@ -28,6 +28,7 @@ function renderOverlay(state) {
   const badge = document.getElementById("delay-badge");
   if (badge) badge.textContent = T("delayed", { n: Math.round(state.delay || 0) });
   const onTable = cardsOnTable(state);
+  document.getElementById("trick").classList.toggle("empty", !Object.keys(onTable).length);
   for (const seat of ["N", "E", "S", "W"]) {
     replaceChildren(document.querySelector(`#trick .slot-${seat}`), onTable[seat] ? cardNode(onTable[seat].card, "big " + onTable[seat].cls) : []);
     const box = document.getElementById("ohand-" + seat);
