@@ -52,7 +52,7 @@ class Pipeline:
 
     def __init__(self, deck, image_to_table, zones: dict, camera=None, recheck: Optional[Callable] = None,
                  thumbnails: str | Path | None = None, watch: tuple[str, ...] = PLAY_ZONES,
-                 settle: int = 1, votes: int = 3, min_confidence: float = 0.9,
+                 settle: int = 1, votes: int = 3, min_confidence: float = 0.8,
                  absorb_after: float = 3.0, recheck_every: float = 2.0,
                  reader: Optional[Callable] = None):
         if votes < 1 or settle < 1:
