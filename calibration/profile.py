@@ -106,7 +106,7 @@ class TableProfile:
         view = self.view()
         camera = self.camera()
         return Pipeline(deck, view.image_to_table, self.zones(), camera=camera,
-                        recheck=lambda frame: recheck(frame, view), **options)
+                        recheck=lambda frame: recheck(frame, view), frame_size=view.image_size, **options)
 
     # -- helpers --------------------------------------------------------------------------
     def _read_json(self, name: str, required: bool) -> dict:

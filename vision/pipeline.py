@@ -39,6 +39,10 @@ from .track import PLAY_ZONES, Analysis, Tracker, TablePlane, vote
 from .watch import Watcher
 
 
+class FrameSizeError(ValueError):
+    """Frames of another resolution than the one the table was calibrated on."""
+
+
 class Pipeline:
     """One camera watching one table.
 
@@ -54,13 +58,14 @@ class Pipeline:
                  thumbnails: str | Path | None = None, watch: tuple[str, ...] = PLAY_ZONES,
                  settle: int = 1, votes: int = 3, min_confidence: float = 0.8,
                  absorb_after: float = 3.0, recheck_every: float = 2.0,
-                 reader: Optional[Callable] = None):
+                 reader: Optional[Callable] = None, frame_size: Optional[tuple[int, int]] = None):
         if votes < 1 or settle < 1:
             raise ValueError("votes and settle must be at least 1 frame")
         self.deck, self.image_to_table, self.zones, self.camera = deck, image_to_table, zones, camera
         self.watch_zones, self.settle, self.votes = watch, settle, votes
         self.min_confidence, self.absorb_after, self.recheck_every = min_confidence, absorb_after, recheck_every
         self.recheck = recheck
+        self.frame_size = tuple(frame_size) if frame_size else None   # the calibrated resolution, when known
         self.thumbnails = Path(thumbnails) if thumbnails else None
         if self.thumbnails:
             self.thumbnails.mkdir(parents=True, exist_ok=True)
@@ -115,6 +120,10 @@ class Pipeline:
     def _setup(self, frame: np.ndarray) -> None:
         from .locate import find_cards
         size = (frame.shape[1], frame.shape[0])
+        if self.frame_size and size != self.frame_size:
+            raise FrameSizeError(f"the frames are {size[0]}x{size[1]} but the table was calibrated on "
+                             f"{self.frame_size[0]}x{self.frame_size[1]} frames: set the camera back to that "
+                             f"resolution or run `belote-table calibrate table` again")
         self.plane = TablePlane(self.image_to_table, self.zones, size, self.watch_zones, self.camera)
         self.tracker = Tracker(self.plane, locate=find_cards)
         self.watcher = Watcher()
@@ -222,7 +231,12 @@ def command_watch(args) -> int:
         for frame in cap:
             if frame.index % 300 == 0:
                 print(f"frame {frame.index} (t={frame.t:.1f} s, {cap.dropped} dropped)", file=sys.stderr)
-            for obs in pipeline.process(frame.t, frame.image):
+            try:
+                observations = pipeline.process(frame.t, frame.image)
+            except FrameSizeError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
+            for obs in observations:
                 if args.json:
                     print(json.dumps(observation_json(obs)), flush=True)
                 else:

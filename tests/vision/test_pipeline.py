@@ -145,6 +145,11 @@ def test_render_calibrate_watch_from_the_command_line(tmp_path, capsys):
 
     assert main(["vision", "watch", "--source", str(clip), "--profile", str(tmp_path / "none")]) == 2
     assert "calibrate table" in capsys.readouterr().err
+    small = tmp_path / "small"                 # the camera now sends another resolution
+    small.mkdir()
+    cv2.imwrite(str(small / "0.png"), cv2.resize(cv2.imread(str(clip / "00000.png")), (640, 360)))
+    assert main(["vision", "watch", "--source", str(small), "--profile", str(profile)]) == 2
+    assert "640x360 but the table was calibrated on 1280x720" in capsys.readouterr().err
 
 
 def test_a_lamp_switched_on_mid_trick_changes_nothing_but_the_light():
