@@ -241,3 +241,31 @@ def test_a_table_behind_a_tcp_serial_server_is_reached_by_socket_url(table, tabl
         bridge.stop()
         server.close()
         relay.join(2)
+
+
+def test_a_reader_that_misses_a_quarter_of_its_reads_does_not_make_cards_flicker(table_map):
+    """Real readers miss reads; the debounce (6 missed scans before OFF) hides it, and
+    without it (1 scan) the same reader would flicker the card in and out."""
+    from firmware_bridge.virtual_table import VirtualTable
+
+    def flickers(off_scans: int) -> tuple:
+        # seeded: one tag, one draw per scan; the first run of 6 misses is at scan 642 (6.4 s)
+        vt = VirtualTable(miss_rate=0.25, off_scans=off_scans, seed=3, hb_s=0.1)
+        vt.start()
+        rec = Recorder()
+        bridge = Bridge(vt.path, table_map, silence_s=2.0).start(rec)
+        try:
+            rec.link("connected")
+            vt.put("Ac", "play:N")
+            rec.tag(uid_of(vt, "Ac"), 1, True)
+            time.sleep(1.0)                      # about 100 scans
+            edges = [e.present for e in rec.of(TagEvent)]
+            vt.put("Ac", None)
+            rec.tag(uid_of(vt, "Ac"), 1, False, timeout=3)
+            return edges
+        finally:
+            bridge.stop()
+            vt.stop()
+
+    assert flickers(off_scans=6) == [True]
+    assert flickers(off_scans=1).count(False) >= 5
