@@ -75,3 +75,48 @@ def test_votes_resolve_agreement_and_refuse_disagreement():
     assert split.card is None and split.votes == {str(jh): 1, str(qh): 1, "?": 1}
     assert vote([(jh, 0.3), (jh, 0.35), (jh, 0.3)]).card is None             # agreeing but unsure
     assert vote([(None, 0.0)] * 3).card is None
+
+
+def test_cards_are_located_through_a_wide_angle_lens(faces):
+    """Barrel distortion bends the table; with the camera model the quads still fit the cards."""
+    import cv2
+
+    from calibration.camera import CameraModel
+
+    k = np.array([[820.0, 0, 640], [0, 820.0, 360], [0, 0, 1]])
+    dist = np.array([-0.25, 0.07, 0, 0, 0])
+    camera = CameraModel(k, dist, SIZE)
+    gx, gy = np.meshgrid(np.arange(SIZE[0], dtype=np.float32), np.arange(SIZE[1], dtype=np.float32))
+    ideal = camera.undistort_points(np.stack([gx.ravel(), gy.ravel()], 1)).reshape(SIZE[1], SIZE[0], 2)
+    ideal = ideal.astype(np.float32)
+
+    def lens(frame):
+        return cv2.remap(frame, ideal[..., 0], ideal[..., 1], cv2.INTER_LINEAR)
+
+    def bend(points):
+        p = np.asarray(points, np.float64)
+        norm = np.column_stack([(p[:, 0] - 640) / 820, (p[:, 1] - 360) / 820, np.ones(len(p))])
+        return cv2.projectPoints(norm, np.zeros(3), np.zeros(3), k, dist)[0].reshape(-1, 2)
+
+    scene = TableScene.square(size=SIZE, tilt_deg=15)
+    r = SceneRenderer(faces, scene, seed=9, size=SIZE)
+    empty, stills = _still_frames(r, [Play("E", parse_cards("Qh")[0]), Play("N", parse_cards("8s")[0])])
+    errors = {}
+    for model in (None, camera):
+        view = locate_table(lens(empty), TableLayout(), model)
+        plane = TablePlane(view.image_to_table, default_zones(), SIZE, camera=model)
+        tracker = Tracker(plane)
+        tracker.start(plane.rectify(lens(empty)))
+        errors[model is not None] = []
+        for frame, truth in zip(stills, r.truth):
+            frame = lens(frame)
+            found = tracker.analyse(plane.rectify(frame), frame)
+            tracker.accept(plane.rectify(frame), found)
+            if [c.zone for c in found.cards] != [truth.zone]:
+                errors[model is not None].append(np.inf)
+                continue
+            want = bend(truth.corners)
+            errors[model is not None].append(
+                min(np.abs(np.roll(found.cards[0].quad, i, axis=0) - want).max() for i in range(4)))
+    assert max(errors[True]) < 2.5, errors                         # within a couple of pixels
+    assert max(errors[True]) < max(errors[False]), errors         # and the lens model is what helps
