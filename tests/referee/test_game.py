@@ -327,3 +327,13 @@ def test_without_hands_a_card_played_twice_is_reported_once():
     events[plays[5]] = dict(events[plays[5]], card=events[plays[0]]["card"])
     violations = Game.from_events(events).results[0].violations
     assert [v.rule for v in violations].count("already-played") == 1
+
+
+def test_classic_hands_added_to_the_deal_by_a_correction_after_the_auction():
+    events = clean_game(seed=2, rules="classic", hands=6)
+    i, j = first_hand_with(events, lambda e: True)
+    blind_deal = {k: v for k, v in events[i].items() if k != "hands"}
+    game = Game.from_events(events[:i] + [blind_deal] + events[i + 1:j])
+    assert game.play.hand(0) is None
+    game.apply({"type": "correction", "ref": i + 1, "reason": "second round dealt", "replace": events[i]})
+    assert game.play.hand(0) is not None and game.phase == "play"
