@@ -7,7 +7,8 @@ asks again after a misread or a silence, and rewrites ``DIR/tags.csv`` after
 every card, so an interrupted session resumes where it stopped.
 
 It talks to the table through the same :class:`~firmware_bridge.bridge.Bridge`
-as the referee does, so a flaky cable during enrolment is survived the same way.
+as the referee does, so a flaky cable during enrolment is survived the same way;
+with an adapter's codec it enrols through a single off-the-shelf reader.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Callable, Optional
 
-from firmware_bridge.bridge import Bridge
+from firmware_bridge.bridge import Bridge, TableCodec
 from firmware_bridge.mapping import TAGS_FILE, ProfileError, load_tags, write_tags
 from firmware_bridge.session import LinkEvent, TagEvent
 from referee.cards import card_name, pretty
@@ -93,7 +94,7 @@ class _Wizard:
 
 def enrol_tags(url: str, out_dir: Path, *, antenna: int = 0, timeout_s: float = 30.0,
                attempts: int = 3, restart: bool = False, say: Callable = _say,
-               silence_s: float = 3.0) -> dict:
+               silence_s: float = 3.0, codec_factory: Callable = TableCodec) -> dict:
     """Run the wizard; returns UID -> card for the whole deck, as written to ``out_dir/tags.csv``."""
     path = Path(out_dir) / TAGS_FILE
     enrolled: dict = {}
@@ -105,7 +106,7 @@ def enrol_tags(url: str, out_dir: Path, *, antenna: int = 0, timeout_s: float = 
         if enrolled:
             say(f"resuming: {len(set(enrolled.values()))} card(s) already in {path}")
     events: queue.Queue = queue.Queue()
-    bridge = Bridge(url, silence_s=silence_s).start(events.put)
+    bridge = Bridge(url, silence_s=silence_s, codec_factory=codec_factory).start(events.put)
     wizard = _Wizard(events, antenna, timeout_s, say)
     try:
         deadline = time.monotonic() + timeout_s

@@ -30,8 +30,6 @@ from .bridge import LineSplitter
 from .debounce import Debouncer
 from .protocol import Ack, BadFrame, Cmd, Debug, Hb, Hello, Snap, Tag
 
-READERS = ("table", "uid-lines", "pn532")
-
 
 class _OneAntennaReader:
     """What every adapter shares: answering the host, SEQ and T_MS, debounced edges, HB."""

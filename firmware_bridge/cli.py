@@ -9,6 +9,9 @@ import json
 import sys
 from pathlib import Path
 
+#: ``--reader`` choices: the table's board, or one off-the-shelf reader per port (adapters.py).
+READERS = ("table", "uid-lines", "pn532")
+
 
 def register(subparsers) -> None:
     bridge = subparsers.add_parser("bridge", help="the table's RFID link: watch it, simulate it")
@@ -24,7 +27,7 @@ def register(subparsers) -> None:
     mon.add_argument("--profile", type=Path, metavar="DIR",
                      help="table profile with tags.csv (uid,card) and antennas.csv (antenna,zone)")
     mon.add_argument("--json", action="store_true", help="one JSON object per line")
-    mon.add_argument("--reader", default="table", choices=("table", "uid-lines", "pn532"),
+    mon.add_argument("--reader", default="table", choices=READERS,
                      help="'table': the table's board (default); 'uid-lines': a reader printing one "
                           "UID per line; 'pn532': a PN532 board in HSU (UART) mode")
     mon.add_argument("--silence", type=float, default=3.0, metavar="S",
@@ -57,6 +60,8 @@ def register_calibrate(calibrate_subparsers) -> None:
     tags.add_argument("--timeout", type=float, default=30.0, metavar="S",
                       help="seconds to wait for each card before asking again (default 30)")
     tags.add_argument("--restart", action="store_true", help="forget the cards already in tags.csv")
+    tags.add_argument("--reader", default="table", choices=READERS,
+                      help="'table' (default), or a single off-the-shelf reader: 'uid-lines', 'pn532'")
     tags.set_defaults(func=_calibrate_tags)
 
 
@@ -68,8 +73,7 @@ def _error(message: str) -> int:
 def _monitor(args) -> int:
     import queue
 
-    from .adapters import Pn532Codec, UidLineCodec
-    from .bridge import Bridge, TableCodec
+    from .bridge import Bridge
     from .mapping import ProfileError, load_map
     from .protocol import BAD_KINDS
     from .session import DeviceNote, LinkEvent
@@ -81,11 +85,8 @@ def _monitor(args) -> int:
     if args.reader == "table" and len(args.port) != 1:
         return _error("the table's board uses one port: give --port once (or name an off-the-shelf --reader)")
     events: queue.Queue = queue.Queue()
-    bridges = []
-    for antenna, url in enumerate(args.port):
-        adapter = {"table": None, "uid-lines": UidLineCodec, "pn532": Pn532Codec}[args.reader]
-        factory = TableCodec if adapter is None else (lambda a=antenna, make=adapter: make(a))
-        bridges.append(Bridge(url, table, silence_s=args.silence, codec_factory=factory).start(events.put))
+    bridges = [Bridge(url, table, silence_s=args.silence, codec_factory=_codec_factory(args.reader, antenna))
+               .start(events.put) for antenna, url in enumerate(args.port)]
     print(f"bridge: watching {', '.join(args.port)}; Ctrl-C to stop", file=sys.stderr)
     try:
         while True:
@@ -106,6 +107,15 @@ def _monitor(args) -> int:
             print(f"bridge: {bridge.url}: {counts['connects']} connection(s), {counts['gaps']} SEQ gap(s) "
                   f"({counts['frames_lost']} frame(s) lost), {counts['restarts']} device restart(s), "
                   f"bad frames: {bad or 'none'}", file=sys.stderr)
+
+
+def _codec_factory(reader: str, antenna: int):
+    """What the bridge talks through: the table's protocol, or an adapter for one reader as ``antenna``."""
+    from .adapters import Pn532Codec, UidLineCodec
+    from .bridge import TableCodec
+
+    adapter = {"table": None, "uid-lines": UidLineCodec, "pn532": Pn532Codec}[reader]
+    return TableCodec if adapter is None else (lambda: adapter(antenna))
 
 
 def _tag_line(event) -> str:
@@ -147,7 +157,8 @@ def _calibrate_tags(args) -> int:
     from calibration.tags import EnrolmentAborted, enrol_tags
 
     try:
-        enrol_tags(args.port, args.out, antenna=args.antenna, timeout_s=args.timeout, restart=args.restart)
+        enrol_tags(args.port, args.out, antenna=args.antenna, timeout_s=args.timeout, restart=args.restart,
+                   codec_factory=_codec_factory(args.reader, args.antenna))
     except EnrolmentAborted as exc:
         return _error(str(exc))
     return 0
