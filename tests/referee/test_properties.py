@@ -113,3 +113,40 @@ def test_an_auction_accepts_exactly_the_calls_it_lists_as_legal(rules, dealer, a
             assert len(found) == 1 and found[0].call == call and found[0].rule
     if auction.done and auction.contract:
         assert auction.contract.counter in (1, options.counter_multiplier, options.recounter_multiplier)
+
+
+seat_text = st.sampled_from(["N", "E", "S", "W", "X", "", "n"])
+card_text = st.sampled_from(["Jh", "7s", "As", "10d", "Qc", "Kh", "2h", "", "JJ", "♥A"])
+junk = st.one_of(st.none(), st.integers(-3, 40), st.text(max_size=4), st.booleans())
+events = st.one_of(
+    st.fixed_dictionaries({"type": st.just("deal"), "dealer": st.one_of(seat_text, junk)},
+                          optional={"turned": card_text,
+                                    "hands": st.dictionaries(seat_text, st.lists(card_text, max_size=9), max_size=4)}),
+    st.fixed_dictionaries({"type": st.just("call"), "seat": seat_text,
+                           "call": st.sampled_from(CALL_TEXTS + ["", "80", "double", "capotx"])}),
+    st.fixed_dictionaries({"type": st.just("play"), "seat": seat_text, "card": st.one_of(card_text, junk)},
+                          optional={"say": st.sampled_from(["belote", "rebelote", "hello"])}),
+    st.fixed_dictionaries({"type": st.just("declare"), "seat": seat_text,
+                           "cards": st.lists(card_text, max_size=5)}),
+    st.fixed_dictionaries({"type": st.sampled_from(["correction"]), "ref": st.one_of(st.integers(-2, 80), junk),
+                           "replace": st.one_of(st.none(), st.fixed_dictionaries(
+                               {"type": st.just("play"), "seat": seat_text, "card": card_text}))}),
+    st.fixed_dictionaries({"type": st.sampled_from(["penalty", "stop", "game", "nonsense"]), "seat": seat_text}),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=seeds, noise=st.lists(st.tuples(st.integers(0, 400), events), max_size=6))
+def test_garbage_events_are_record_errors_or_violations_never_crashes(seed, noise):
+    """Whatever arrives, the game either takes it (with its violations) or refuses it with a
+    RecordError, and a refused event leaves the game as it was."""
+    real = play_demo_game(seed=seed, rules="coinche", max_hands=2, violation_rate=0.05)
+    game = Game(real[0])
+    inserted = {at % len(real): event for at, event in noise}
+    for i, event in enumerate(real[1:], 1):
+        for candidate in ([inserted[i]] if i in inserted else []) + [event]:
+            before = game.to_json()
+            try:
+                game.apply(candidate)
+            except RecordError:
+                assert game.to_json() == before
