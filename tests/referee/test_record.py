@@ -4,6 +4,8 @@ is written reads back identically (real files on disk)."""
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.demo import play_demo_game
 from referee.record import RecordError, read_lines, read_record, write_record
@@ -74,3 +76,16 @@ def test_write_refuses_a_malformed_event_and_leaves_no_file(tmp_path):
     with pytest.raises(RecordError):
         write_record(path, [json.loads(HEADER), {"type": "play", "seat": "Q", "card": "7s"}])
     assert list(tmp_path.iterdir()) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.one_of(st.text(max_size=40), st.builds(json.dumps, st.dictionaries(
+    st.sampled_from(["type", "seat", "card", "call", "ref", "replace", "dealer", "hands", "version", "rules"]),
+    st.one_of(st.none(), st.integers(), st.text(max_size=5), st.lists(st.text(max_size=3), max_size=3)),
+    max_size=5))), max_size=6))
+def test_any_text_is_read_or_refused_with_a_line_number(lines):
+    from referee.game import Game
+    try:
+        Game.from_events(read_lines([HEADER] + lines, "g.jsonl"), "g.jsonl")
+    except RecordError as exc:
+        assert exc.line is not None and str(exc).startswith(f"g.jsonl:{exc.line}: ")
