@@ -8,7 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TXQ_SIZE 1024   /* five full lines; a power of two */
+#ifndef TXQ_SIZE
+#define TXQ_SIZE 1024   /* five full lines; a power of two (a board with more RAM may pass -DTXQ_SIZE=4096) */
+#endif
 
 struct txq {
     uint8_t buf[TXQ_SIZE];

@@ -51,7 +51,8 @@ def build(tmp_path_factory):
         sanitize = []
     bins = {}
     for name, main in (("tests", "test_firmware.c"), ("vectors", "vectors_runner.c"), ("sim", "table_sim.c")):
-        _gcc(out / name, main, sanitize if name != "sim" else ["-D_DEFAULT_SOURCE"])
+        # the simulated board gets a small queue, so that a stalled host makes it drop frames
+        _gcc(out / name, main, sanitize if name != "sim" else ["-D_DEFAULT_SOURCE", "-DTXQ_SIZE=256"])
         bins[name] = str(out / name)
     return bins
 
@@ -209,8 +210,11 @@ def test_any_single_byte_change_of_a_valid_frame_is_rejected(line, data):
 
 
 def test_the_c_firmware_core_talks_to_the_python_bridge_over_a_pty(build, tmp_path):
+    """The C core's frames, SEQ, drops on a full queue and reboot, met by the Python session."""
     script = tmp_path / "script.txt"
-    script.write_text("200 put 1 7\n250 put 5 8\n600 lift 1 7\n700 put 3 7\n1500 end\n")
+    script.write_text("200 put 1 7\n250 put 5 8\n600 lift 1 7\n700 put 3 7\n"
+                      "900 stall 1200\n1000 put 2 9\n1100 lift 5 8\n"   # host not reading: the queue overflows
+                      "2600 reset\n2800 put 4 10\n4200 end\n")
     master, slave = os.openpty()
     tty.setraw(slave)
     link = tmp_path / "ttyC"
@@ -218,19 +222,23 @@ def test_the_c_firmware_core_talks_to_the_python_bridge_over_a_pty(build, tmp_pa
     proc = subprocess.Popen([build["sim"], "6", str(script)], stdin=master, stdout=master)
     os.close(master)
     rec = Recorder()
-    bridge = Bridge(str(link), silence_s=1.0).start(rec)
+    bridge = Bridge(str(link), silence_s=2.0).start(rec)
+    uid = "04B7E1000000{:02X}".format
     try:
         rec.link("connected", timeout=3)
-        uid7, uid8 = "04B7E100000007", "04B7E100000008"
-        rec.tag(uid7, 1, True, timeout=3)
-        rec.tag(uid8, 5, True, timeout=3)
-        rec.tag(uid7, 1, False, timeout=3)
-        rec.tag(uid7, 3, True, timeout=3)
-        assert proc.wait(timeout=5) == 0
-        assert bridge.session.counters["gaps"] == 0
-        assert bridge.session.health.get("txdrop") == "0"
-        tags = [(e.antenna, e.present) for e in rec.of(TagEvent) if e.uid == uid7]
-        assert tags == [(1, True), (1, False), (3, True)]
+        rec.tag(uid(7), 1, True, timeout=3)
+        rec.tag(uid(8), 5, True, timeout=3)
+        rec.tag(uid(7), 1, False, timeout=3)
+        rec.tag(uid(7), 3, True, timeout=3)
+        rec.tag(uid(9), 2, True, timeout=4)
+        rec.tag(uid(8), 5, False, timeout=4)
+        assert "lost" in rec.link("resync", timeout=4).detail, "the dropped frames show as a SEQ gap"
+        restart = rec.wait_for(lambda e: getattr(e, "state", "") == "resync" and "restarted" in e.detail)
+        rec.tag(uid(10), 4, True, since=rec.events.index(restart), timeout=4)
+        assert proc.wait(timeout=6) == 0
+        assert bridge.session.counters["gaps"] >= 1 and bridge.session.counters["restarts"] == 1
+        assert {u: a for a, held in bridge.session.antennas.items() for u in held} == {
+            uid(7): 3, uid(9): 2, uid(10): 4}
     finally:
         bridge.stop()
         proc.kill()

@@ -4,7 +4,11 @@
  * the C framing, SEQ handling, SNAP and HB meet the Python session for real.
  *
  *   table_sim ANTS SCRIPT
- *   SCRIPT lines: "<ms> put <antenna> <tag id 0-255>" | "<ms> lift <antenna> <id>" | "<ms> end"
+ *   SCRIPT lines, at <ms> since start:
+ *     "<ms> put <antenna> <tag id 0-255>" | "<ms> lift <antenna> <id>"
+ *     "<ms> stall <duration ms>"   the host stops reading: nothing leaves the txq meanwhile
+ *     "<ms> reset"                 a watchdog reset: new boot id, SEQ from 0
+ *     "<ms> end"
  *
  * POSIX only (the test harness, not the firmware). */
 #define _POSIX_C_SOURCE 200809L
@@ -82,20 +86,30 @@ int main(int argc, char **argv)
     struct table_config cfg = {(uint8_t)atoi(argv[1]), 2, 2, 200, 2000};
     table_init(&table, &cfg, &OPS, ctx, &tx, 0xC0FFEE01u, millis());
     long at = 0;
-    char what[16];
-    int ant = 0, id = 0, have = fscanf(script, "%ld %15s %d %d", &at, what, &ant, &id) >= 2;
+    char text[128], what[16];
+    int a = 0, b = 0, have = 0;
+    uint32_t stalled_until = 0;
     for (;;) {
         uint32_t now = millis();
+        while (!have && fgets(text, sizeof text, script))
+            have = sscanf(text, "%ld %15s %d %d", &at, what, &a, &b) >= 2;
         while (have && now >= (uint32_t)at) {
             if (strcmp(what, "end") == 0)
                 return 0;
-            readers[ant].present[id & 255] = strcmp(what, "put") == 0;
-            have = fscanf(script, "%ld %15s %d %d", &at, what, &ant, &id) >= 2;
+            if (strcmp(what, "put") == 0 || strcmp(what, "lift") == 0)
+                readers[a].present[b & 255] = strcmp(what, "put") == 0;
+            else if (strcmp(what, "stall") == 0)
+                stalled_until = now + (uint32_t)a;
+            else if (strcmp(what, "reset") == 0)
+                table.reset_asked = 1;
+            have = 0;
+            while (!have && fgets(text, sizeof text, script))
+                have = sscanf(text, "%ld %15s %d %d", &at, what, &a, &b) >= 2;
         }
         table_poll(&table, now);
         const uint8_t *p;
         size_t n;
-        while ((n = txq_peek(&tx, &p)) > 0) {   /* the pty's buffer, like a USB CDC endpoint */
+        while ((int32_t)(now - stalled_until) >= 0 && (n = txq_peek(&tx, &p)) > 0) {   /* like a USB CDC endpoint */
             ssize_t w = write(STDOUT_FILENO, p, n);
             if (w <= 0)
                 break;
@@ -113,7 +127,9 @@ int main(int argc, char **argv)
             else if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN))
                 nanosleep(&(struct timespec){0, 1000000}, NULL);   /* host closed its end: keep scanning */
         }
-        if (table.reset_asked)
+        if (table.reset_asked) {   /* a reboot: RAM, the queue with it, is lost */
+            txq_init(&tx);
             table_init(&table, &cfg, &OPS, ctx, &tx, table.boot_id + 1, millis());
+        }
     }
 }
