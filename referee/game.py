@@ -468,6 +468,18 @@ class Game:
                               trick=hand.play.trick_number)]
         return []
 
+    def _unheld_belotes(self, hand: _Hand) -> list[Violation]:
+        """Without the hands: a belote said by a player who did not play both cards of the pair."""
+        found = []
+        for card, (seat, say, _) in sorted(hand.says.items()):
+            if not say or rank_of(card) not in (KING, QUEEN) or suit_of(card) not in self._belote_suits(hand.play.trump):
+                continue                              # reported when played
+            other = suit_of(card) * 8 + (QUEEN if rank_of(card) == KING else KING)
+            if hand.says.get(other, (None,))[0] != seat:
+                found.append(Violation("belote-not-held", seat, f"{SEAT_NAMES[seat]} said {say} with {pretty(card)} "
+                                       f"but did not play {pretty(other)} (the cards played show it)", card=card))
+        return found
+
     def _belote_points(self, hand: _Hand) -> list[int]:
         """20 per belote held and played by one player (said, where it must be)."""
         points = [0, 0]
@@ -500,6 +512,7 @@ class Game:
                         f"but did not play {' '.join(pretty(c) for c in iter_cards(d.cards & ~played))}"))
                 else:
                     declarations.append(d)
+            hand.violations.extend(self._unheld_belotes(hand))
         else:
             declarations = hand.declarations
         decl = declaration_points(declarations, play.trump, hand.dealer, self.options.clockwise)

@@ -337,3 +337,19 @@ def test_classic_hands_added_to_the_deal_by_a_correction_after_the_auction():
     assert game.play.hand(0) is None
     game.apply({"type": "correction", "ref": i + 1, "reason": "second round dealt", "replace": events[i]})
     assert game.play.hand(0) is not None and game.phase == "play"
+
+
+def test_without_hands_a_false_belote_is_found_from_the_cards_played():
+    for seed in range(60):
+        events = [{k: v for k, v in e.items() if k != "hands"} for e in clean_game(seed=seed, hands=1)]
+        plays = [i for i, e in enumerate(events) if e["type"] == "play"]
+        trump_kings = [i for i in plays if events[i]["card"][0] == "K" and "shdc".index(events[i]["card"][1])
+                       == Game.from_events(events[:plays[0] + 1]).play.trump]
+        if trump_kings and not events[trump_kings[0]].get("say"):
+            break
+    at = trump_kings[0]
+    events[at] = dict(events[at], say="belote")
+    result = Game.from_events(events).results[0]
+    assert [(v.rule, v.card) for v in result.violations if v.rule == "belote-not-held"] == \
+        [("belote-not-held", parse_card(events[at]["card"]))]
+    assert result.belote == (0, 0)
