@@ -289,8 +289,14 @@ class Session:
         return events
 
     def _on_hb(self, now: float, frame: Hb) -> list:
-        self.health = dict(frame.counters)
-        return []
+        """Keep the device's health; say when a trouble counter grew (same boot only)."""
+        before, self.health = self.health, dict(frame.counters)
+        notes = []
+        for key, what in _TROUBLE.items():
+            old, new = before.get(key, ""), self.health.get(key, "")
+            if old.isdigit() and new.isdigit() and int(new) > int(old):
+                notes.append(DeviceNote(now, f"device: {int(new) - int(old)} more {what} ({key}={new})"))
+        return notes
 
     def _on_err(self, now: float, frame: Err) -> list:
         if frame.code == "snap-partial" and frame.antenna is not None:
@@ -304,6 +310,10 @@ class Session:
             return []
         return [DeviceNote(now, f"device refused command {frame.host_seq}: {frame.status}")]
 
+
+#: HB counters that mean trouble when they grow (firmware/table.c's send_hb).
+_TROUBLE = {"txdrop": "frame(s) dropped on a full serial buffer", "rderr": "failed reader scan(s)",
+            "reinit": "reader re-initialisation(s)", "rxbad": "unreadable command(s) from this host"}
 
 _HANDLERS = {Tag: Session._on_tag, Snap: Session._on_snap, Hb: Session._on_hb,
              Err: Session._on_err, Ack: Session._on_ack}

@@ -186,3 +186,11 @@ def test_a_partial_pile_drops_a_tag_that_the_snap_lists_elsewhere():
     events = s.feed(0.2, Snap(4, 40, ((A,), (C,))))     # C was played from the pile to antenna 1
     assert sorted(tags(events)) == sorted([(0, C, False), (1, C, True)])
     assert s.antennas[0] == {A: None, B: None}
+
+
+def test_growing_trouble_counters_in_heartbeats_are_told_to_people():
+    s = up()
+    assert s.feed(0.1, Hb(2, 500, (("up", "0"), ("txdrop", "0"), ("reinit", "1")))) == []
+    notes = s.feed(0.6, Hb(3, 1000, (("up", "1"), ("txdrop", "3"), ("reinit", "1"))))
+    assert [n.text for n in notes] == ["device: 3 more frame(s) dropped on a full serial buffer (txdrop=3)"]
+    assert s.health["txdrop"] == "3"
