@@ -217,7 +217,8 @@ class Auction:
             if v < o.bid_min:
                 return "bid-too-low", f"a bid is at least {o.bid_min}"
             if (v - o.bid_min) % o.bid_step:
-                return "bid-step", f"bids go by {o.bid_step}: {v} is not one of {o.bid_min}, {o.bid_min + o.bid_step}, ..."
+                return "bid-step", (f"bids go by {o.bid_step}: {v} is not one of {o.bid_min}, "
+                                    f"{o.bid_min + o.bid_step}, ...")
             if v > o.bid_max:
                 return "bid-over-max", f"the highest bid is {o.bid_max}" + (", then capot" if o.capot_bid else "")
             if self._bid is not None and v <= self._bid.value:

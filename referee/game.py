@@ -354,7 +354,8 @@ class Game:
         result = HandResult(hand.number, hand.dealer, None, "all-pass", violations=hand.violations)
         self.match.add(HandScore((0, 0), "all-pass", False, (0, 0)), None)
         self.results.append(result)
-        self.next_dealer = hand.dealer if self.options.redeal_same_dealer else next_seat(hand.dealer, self.options.clockwise)
+        same = self.options.redeal_same_dealer
+        self.next_dealer = hand.dealer if same else next_seat(hand.dealer, self.options.clockwise)
         self._hand = None
 
     # --- declarations and play --------------------------------------------------
@@ -472,7 +473,8 @@ class Game:
         """Without the hands: a belote said by a player who did not play both cards of the pair."""
         found = []
         for card, (seat, say, _) in sorted(hand.says.items()):
-            if not say or rank_of(card) not in (KING, QUEEN) or suit_of(card) not in self._belote_suits(hand.play.trump):
+            pair_card = rank_of(card) in (KING, QUEEN) and suit_of(card) in self._belote_suits(hand.play.trump)
+            if not say or not pair_card:
                 continue                              # reported when played
             other = suit_of(card) * 8 + (QUEEN if rank_of(card) == KING else KING)
             if hand.says.get(other, (None,))[0] != seat:

@@ -224,13 +224,15 @@ PROFILE_NOTES: dict[str, str] = {
         "pass twice: next dealer (004; 002's same dealer is redeal_same_dealer); declarations at the first "
         "trick ranked as in 004; must undertrump when an opponent has trumped (004 'pisser'); takers need "
         "at least as many points as the defence (004), else dedans: 162 + all declarations to the defence; "
-        "capot 252 + declarations: a defence without a trick forfeits its own, takers without a trick give the defence 'all the declarations of both teams' (004); belote is not required to be "
+        "capot 252 + declarations: a defence without a trick forfeits its own, takers without a trick "
+        "give the defence 'all the declarations of both teams' (004); belote is not required to be "
         "said (004 declares it when played; a forgotten word is not penalised) and stays with its holder; "
         "game to 1000, both over on one hand: drawn (004)."),
     "classic-501": (
         "Seed 003: play clockwise (003 'the direction of play is clockwise'); no declarations (003 names "
         "none); 82 to make, 92 when a belote is announced (003); failed = 162 + belote to the opponents "
-        "(003, belote_invincible=false); belote said when played (003 'say belote and rebelote'); capot 252; game to 501, both over: the higher total (003)."),
+        "(003, belote_invincible=false); belote said when played (003 'say belote and rebelote'); "
+        "capot 252; game to 501, both over: the higher total (003)."),
 }
 
 
