@@ -157,10 +157,6 @@ class VirtualTable:
         with self._lock:
             return dict(self._physical)
 
-    def clear(self) -> None:
-        with self._lock:
-            self._physical.clear()
-
     def run_script(self, script, step_s: float = 0.1, on_event=None) -> None:
         """Play a script (text, or a list of event tuples) in the calling thread;
         ``on_event(number, total, event)`` is called before each event (progress).
