@@ -305,6 +305,16 @@ def replay_timing(records: list[list[str]]) -> tuple[float, float]:
     return events / elapsed, hands / elapsed
 
 
+def _progress(items, total: int, label: str):
+    """Pass ``items`` through, counting them on stderr."""
+    for done, item in enumerate(items, 1):
+        if done % 1000 == 0 or done == total:
+            print(f"\r  scoring differential vs {label}: {done:,}/{total:,} hands", end="", file=sys.stderr,
+                  flush=True)
+        yield item
+    print("\r", end="", file=sys.stderr)
+
+
 def run(games: int = 40, repeats: int = 5, differential: int = 50_000) -> None:
     from referee.demo import play_demo_game
     from referee.rules import PROFILES
@@ -320,7 +330,7 @@ def run(games: int = 40, repeats: int = 5, differential: int = 50_000) -> None:
     for label, hands, differences in (("colver", colver_hands, COLVER_DIFFERENCES),
                                       ("belote-cli", belote_cli_hands, BELOTE_CLI_DIFFERENCES)):
         start = time.perf_counter()
-        documented, undocumented = compare(hands(differential, seed=77), differences)
+        documented, undocumented = compare(_progress(hands(differential, seed=77), differential, label), differences)
         print(f"scoring differential vs {label}: {differential:,} hands, {len(undocumented)} undocumented, "
               f"documented {dict(documented)} ({time.perf_counter() - start:.0f} s)", flush=True)
         for text in undocumented[:10]:
