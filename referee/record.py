@@ -166,7 +166,7 @@ def read_record(path: str | os.PathLike) -> list[dict]:
     """Read a ``.jsonl`` record; RecordError names the file and line of a problem."""
     source = os.fspath(path)
     try:
-        with open(source, encoding="utf-8") as handle:
+        with open(source, encoding="utf-8-sig") as handle:     # a BOM from a Windows editor is fine
             return read_lines(handle.read().splitlines(), source)
     except OSError as exc:
         raise RecordError(f"cannot read the record: {exc.strerror}", None, source) from None

@@ -89,3 +89,9 @@ def test_any_text_is_read_or_refused_with_a_line_number(lines):
         Game.from_events(read_lines([HEADER] + lines, "g.jsonl"), "g.jsonl")
     except RecordError as exc:
         assert exc.line is not None and str(exc).startswith(f"g.jsonl:{exc.line}: ")
+
+
+def test_windows_line_ends_and_a_bom_are_read(tmp_path):
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + (HEADER + '\r\n{"type":"deal","dealer":"N"}\r\n').encode())
+    assert [e["type"] for e in read_record(path)] == ["game", "deal"]
