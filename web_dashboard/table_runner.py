@@ -76,7 +76,7 @@ def demo_tables(board: Any, args: Any) -> list[Callable[[], None]]:
 
     table = add_table(board, "t1", "Table 1", args.rules, SEATS, sensors="demo", resume=False)
     demo = DemoTable(table, board.instance, seed=args.seed, rules=args.rules, speed=args.speed,
-                     camera=not args.no_camera)
+                     camera=args.camera)
     return [demo.start()]
 
 

@@ -18,7 +18,7 @@ DELAY = 3.0
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    server = start_server(["demo", "--speed", "12", "--no-camera", "--broadcast-delay", str(DELAY)],
+    server = start_server(["demo", "--speed", "12", "--broadcast-delay", str(DELAY)],
                           tmp_path_factory.mktemp("demo"))
     yield server
     server.stop()
