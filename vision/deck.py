@@ -53,6 +53,9 @@ MIN_SHARPNESS = 10.0
 MIN_CARD_WIDTH_PX = 40
 #: Below this long/short ratio a quad does not tell its top edge from its side.
 AMBIGUOUS_ASPECT = 1.25
+#: How clearly (see ``index_ink``) the indices must show the top of a card
+#: that looks square, for an enrolment shot to be accepted.
+_CLEAR_INDEX_LEAD = 0.5
 
 
 class DeckError(ValueError):
@@ -158,14 +161,18 @@ def face_views(image_bgr: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
 
 
 def index_ink(face_bgr: np.ndarray) -> float:
-    """How much more the top-left and bottom-right corners are printed than the
-    other two: positive for a face the right way round (indices sit there)."""
+    """Share of the printing of the four corner zones that lies in the
+    top-left and bottom-right ones, minus the rest (-1..1): positive for a
+    face the right way round, where the indices sit. The zones are a thin
+    margin, so a court card's picture does not count."""
     gray = cv2.cvtColor(cv2.medianBlur(face_bgr, 3), cv2.COLOR_BGR2GRAY).astype(np.float32)
     h, w = gray.shape
-    ch, cw = h // 4, w // 4
-    def ink(patch):
-        return float(np.abs(patch - np.median(gray)).mean())
-    return (ink(gray[:ch, :cw]) + ink(gray[-ch:, -cw:])) - (ink(gray[:ch, -cw:]) + ink(gray[-ch:, :cw]))
+    ch, cw = int(h * 0.18), int(w * 0.12)
+    paper = float(np.median(gray))
+    zones = [gray[:ch, :cw], gray[-ch:, -cw:], gray[:ch, -cw:], gray[-ch:, :cw]]
+    ink = [float((np.abs(z - paper) > 40).mean()) for z in zones]
+    total = sum(ink)
+    return 0.0 if total <= 0 else (ink[0] + ink[1] - ink[2] - ink[3]) / total
 
 
 def sharpness(face_bgr: np.ndarray) -> float:
@@ -194,7 +201,16 @@ def enrolment_sample(frame_bgr: np.ndarray) -> np.ndarray | Refusal:
     if width < MIN_CARD_WIDTH_PX:
         return Refusal(f"the card is only {width:.0f} px wide: bring the camera closer "
                        f"(at least {MIN_CARD_WIDTH_PX} px)")
-    face = max(face_views(frame_bgr, quad), key=index_ink)
+    face = warp_face(frame_bgr, quad)
+    if quad_aspect(quad) < AMBIGUOUS_ASPECT:
+        # Which edge is the top: the view whose index corners (top-left,
+        # bottom-right) hold the printing; refused when that is not clear.
+        turned = warp_face(frame_bgr, np.roll(quad, -1, axis=0))
+        lead = index_ink(face)
+        if abs(lead) < _CLEAR_INDEX_LEAD:
+            return Refusal("the card looks almost square (a steep angle, or a stretched picture) and its "
+                           "indices do not say which edge is its top: shoot from straight above")
+        face = face if lead > 0 else turned
     # Sharpness at the card's own size in the frame: upsampling blurs any card.
     length = max(np.linalg.norm(quad[1] - quad[2]), np.linalg.norm(quad[3] - quad[0]))
     native = (max(int(width), 8), max(int(length), 12))

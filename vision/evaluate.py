@@ -22,8 +22,10 @@ Sets reported:
   deck the table was not taught; every answer but "unknown" is a wrong read.
 - ``overhead``: single cards lying on a table seen by the project's overhead
   camera, rendered by ``vision.render`` from real card faces cut from photos
-  OTHER than the enrolment photos (``vision.faces.photo_faces``); enrolment is
-  done through the same camera from the enrolment photos' faces.
+  OTHER than the enrolment photo (``vision.faces.photo_faces``, which checks
+  the cut-out against the labelled indices); enrolment is done through the
+  same camera from the enrolment photo's face. Many photos of the set are
+  grey, so many of these faces are too.
 """
 
 from __future__ import annotations
@@ -156,10 +158,17 @@ class Tally:
                 "wrong_examples": self.wrong_examples}
 
 
-def choose_enrolment(photos: Iterable[Photo], progress: Callable[[str], None]) -> tuple[dict[int, np.ndarray], set[str]]:
-    """One face per card: among single-Belote-card photos the enrolment check
-    accepts, the most colourful, then sharpest (what a person enrolling does)."""
-    best: dict[int, tuple[tuple[float, float], np.ndarray, str]] = {}
+def colour_photo(face: np.ndarray) -> bool:
+    """Shot in colour (part of the set was shot or saved in grey): the
+    project's table camera is a colour camera."""
+    return float(np.percentile(cv2.cvtColor(face, cv2.COLOR_BGR2HSV)[..., 1], 99)) > 60
+
+
+def enrolment_candidates(photos: Iterable[Photo]) -> dict[int, list[tuple[tuple[float, float], np.ndarray, str]]]:
+    """Per card, the single-Belote-card photos the enrolment check accepts, as
+    (quality, rectified face, photo name), best first: colour shots before
+    grey ones, then sharper first (what a person enrolling would pick)."""
+    found: dict[int, list] = defaultdict(list)
     for photo in photos:
         if len(photo.cards) != 1:
             continue
@@ -170,12 +179,10 @@ def choose_enrolment(photos: Iterable[Photo], progress: Callable[[str], None]) -
         sample = enrolment_sample(image) if image is not None else Refusal("unreadable")
         if isinstance(sample, Refusal):
             continue
-        saturation = float(cv2.cvtColor(sample, cv2.COLOR_BGR2HSV)[..., 1].mean())
-        quality = (min(saturation, 40.0), sharpness(sample))
-        if card not in best or quality > best[card][0]:
-            best[card] = (quality, sample, photo.name)
-    progress(f"  enrolment photos chosen for {len(best)}/32 cards")
-    return {c: v[1] for c, v in best.items()}, {v[2] for v in best.values()}
+        found[card].append(((float(colour_photo(sample)), sharpness(sample)), sample, photo.name))
+    for shots in found.values():
+        shots.sort(key=lambda shot: shot[0], reverse=True)
+    return dict(found)
 
 
 def read_photos(photos: list[Photo], deck: Deck, tally: Tally, foreign: Tally, locator: Counter,
@@ -302,7 +309,10 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
     for design in designs:
         mine = [p for p in photos if p.design() == design]
         progress(f"{design}: {len(mine)} photos; choosing one enrolment photo per card")
-        faces, used = choose_enrolment(mine, progress)
+        candidates = enrolment_candidates(mine)
+        faces = {c: shots[0][1] for c, shots in candidates.items()}
+        used = {shots[0][2] for shots in candidates.values()}
+        progress(f"  enrolment photos chosen for {len(faces)}/32 cards")
         if len(faces) < 2:
             progress(f"{design}: too few enrolable single-card photos, skipped")
             continue
@@ -331,12 +341,17 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
             read_photos([photo_tmp], decks[a], Tally(), tally, locator, lambda m: None, "other-deck")
         report["sets"][f"other-deck:{b}-read-with-{a}"] = tally.summary()
     if rendered_per_card > 0 and "classic" in decks:
+        # Real faces of the classic deck, cut out where the labels prove the
+        # card's outline and orientation: the first photo's face to enrol,
+        # the other photos' faces to render the test shots from.
         from .faces import photo_faces
-        ds = Path(dataset) if dataset else default_dataset()
-        progress("overhead: cutting real card faces from photos for the rendered table")
-        real = photo_faces(ds, per_card=1 + rendered_per_card)
-        enrol_faces = {c: fs[0] for c, fs in real.items() if len(fs) > 1}
-        test_faces = {c: fs[1:] for c, fs in real.items() if len(fs) > 1}
+        progress("overhead: cutting real card faces out of the labelled photos")
+        real = photo_faces(Path(dataset) if dataset else default_dataset(), per_card=1 + rendered_per_card)
+        real = {c: fs for c, fs in real.items() if len(fs) > 1}
+        enrol_faces = {c: fs[0] for c, fs in real.items()}
+        test_faces = {c: fs[1:] for c, fs in real.items()}
+        report["enrolment"]["overhead"] = {"cards": len(enrol_faces),
+                                           "missing": [CARD_NAMES[c] for c in range(32) if c not in enrol_faces]}
         tally = Tally()
         overhead_set(enrol_faces, test_faces, rendered_per_card, tally, progress)
         report["sets"]["overhead"] = tally.summary()

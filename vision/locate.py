@@ -168,13 +168,14 @@ def _find_in_work_image(img: np.ndarray, mask: Optional[np.ndarray],
     for c in cv2.findContours(outlines, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]:
         consider(c)
     markers = _markers(img)
-    candidates = [q for q in candidates if not any(_iou(q, m) > 0.3 for m in markers)]
+    candidates = [q for q in candidates if not any(_iou(q, m) > 0.3 or _contains(q, m) for m in markers)]
     return _deduplicate(candidates)
 
 
 def _markers(img: np.ndarray) -> list[np.ndarray]:
     """The table's ArUco corner markers (white-bordered squares with print, so
-    card-like to the checks above): found, so they are not taken for cards."""
+    card-like to the checks above): found, so they are not taken for cards,
+    and so the cloth that holds them is not either."""
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     corners, ids, _ = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(_MARKER_DICTIONARY)).detectMarkers(gray)
     if ids is None:

@@ -48,7 +48,10 @@ _W_CORNER, _W_BODY = 0.7, 0.3
 #: Weight of the ink colour difference (red vs black, gold vs silver), used
 #: only when both the seen card and the enrolled face are in colour.
 _W_COLOUR = 0.3
-_GREY_SATURATION = 60
+_GREY_CHROMA = 12.0
+#: Chroma difference (Lab units) counted as one full unit of colour mismatch:
+#: about the distance between red and black printing.
+_CHROMA_SCALE = 40.0
 #: A corner whose best match is this much below the other corner's is hidden
 #: (glare, a thumb, another card) and left out.
 _HIDDEN_CORNER_DROP = 0.2
@@ -114,18 +117,21 @@ def _prep(patch: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(gray, (3, 3), 0).astype(np.float32)
 
 
-def _ink_colour(face: np.ndarray) -> Optional[float]:
-    """How red the printing is (0 black .. 1 red), from the indices and pips;
-    None for a photo without colour (a grey camera), where colour says nothing."""
-    hsv = cv2.cvtColor(cv2.medianBlur(face, 3), cv2.COLOR_BGR2HSV)
-    sat = hsv[..., 1].astype(np.float32)
-    val = hsv[..., 2].astype(np.float32)
-    paper = np.median(val)
-    ink = np.abs(val - paper) > 40
-    if ink.sum() < 0.01 * ink.size or np.percentile(sat, 99) < _GREY_SATURATION:
+def _ink_colour(face: np.ndarray) -> Optional[np.ndarray]:
+    """The colour of the printing relative to the paper, as a Lab chroma
+    vector (a*, b*): red indices far from black ones, gold far from silver.
+    Relative to the paper, so a warm lamp shifts both and cancels out. None
+    for a grey photo, where colour says nothing."""
+    lab = cv2.cvtColor(cv2.medianBlur(face, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
+    pixels = lab.reshape(-1, 3)
+    paper = np.median(pixels, axis=0)
+    ink = np.linalg.norm(pixels - paper, axis=1) > 30
+    if ink.sum() < 0.01 * len(pixels):
         return None
-    b, g, r = (face[..., k][ink].astype(np.float32) for k in range(3))
-    return float(np.clip(((r - np.maximum(g, b)) / 255.0).mean() * 3, 0, 1))
+    chroma = np.linalg.norm(pixels[:, 1:] - 128, axis=1)
+    if np.percentile(chroma, 99) < _GREY_CHROMA:
+        return None
+    return pixels[ink, 1:].mean(axis=0) - paper[1:]
 
 
 def _rescale(patch: np.ndarray, s: float) -> np.ndarray:
@@ -185,7 +191,7 @@ def score_face(face: np.ndarray, deck: Deck) -> tuple[np.ndarray, dict]:
         seen = np.zeros(len(feats.cards), bool)
         for label, known in zip(feats.body_labels, feats.inks):
             if known is not None:
-                i, value = feats.index[label], -abs(ink - known)
+                i, value = feats.index[label], -float(np.linalg.norm(ink - known)) / _CHROMA_SCALE
                 colour[i] = value if not seen[i] else max(colour[i], value)
                 seen[i] = True
     tops = [float(c.max()) for c in corners]
@@ -193,7 +199,7 @@ def score_face(face: np.ndarray, deck: Deck) -> tuple[np.ndarray, dict]:
     corner = np.mean([corners[j] for j in used], axis=0)
     combined = _W_CORNER * corner + _W_BODY * body + _W_COLOUR * colour
     details = {"corners_used": len(used), "corner_best": [round(t, 3) for t in tops],
-               "ink_red": None if ink is None else round(ink, 3)}
+               "ink": None if ink is None else [round(float(v), 1) for v in ink]}
     return combined, details
 
 
