@@ -118,20 +118,19 @@ class Pipeline:
         return out
 
     def _setup(self, frame: np.ndarray) -> None:
-        from .locate import find_cards
         size = (frame.shape[1], frame.shape[0])
         if self.frame_size and size != self.frame_size:
             raise FrameSizeError(f"the frames are {size[0]}x{size[1]} but the table was calibrated on "
                              f"{self.frame_size[0]}x{self.frame_size[1]} frames: set the camera back to that "
                              f"resolution or run `belote-table calibrate table` again")
         self.plane = TablePlane(self.image_to_table, self.zones, size, self.watch_zones, self.camera)
-        self.tracker = Tracker(self.plane, locate=find_cards)
+        self.tracker = Tracker(self.plane)
         self.watcher = Watcher()
         self._pending = None
 
     def _analyse(self, t: float, frame: np.ndarray) -> list[Observation]:
         rect = self.plane.rectify(frame)
-        analysis = self.tracker.analyse(rect, frame)
+        analysis = self.tracker.analyse(rect)
         if analysis.unexplained > 0.4 * cv2.countNonZero(self.plane.visible):
             # Nearly the whole table changed at once and is still: no hand covers that much;
             # the light changed (a lamp, a cloud). Take the table again as it looks now.

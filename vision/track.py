@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Optional
 
 import cv2
 import numpy as np
@@ -149,10 +149,9 @@ def vote(reads: list, min_confidence: float = 0.5, agree: float = 0.66) -> Verdi
 class Tracker:
     """The table's state in table coordinates, updated one still scene at a time."""
 
-    def __init__(self, plane: TablePlane, threshold: int = 30, locate: Optional[Callable] = None):
+    def __init__(self, plane: TablePlane, threshold: int = 30):
         self.plane = plane
         self.threshold = threshold            # colour step (max over B, G, R) that counts as a change
-        self.locate = locate                  # find_cards(image, mask=...) for blobs bigger than one card
         self.empty: Optional[np.ndarray] = None
         self.still: Optional[np.ndarray] = None
         self.footprints: dict[str, list[np.ndarray]] = {}   # zone -> table-plane quads of its cards
@@ -183,7 +182,7 @@ class Tracker:
         keep[1:] = (stats[1:, cv2.CC_STAT_AREA] >= min_px) * 255
         return keep[labels]
 
-    def analyse(self, rect: np.ndarray, frame: np.ndarray) -> Analysis:
+    def analyse(self, rect: np.ndarray) -> Analysis:
         d_prev = self._diff(rect, self.still)
         d_empty = self._diff(rect, self.empty)
         cleared = []
@@ -221,16 +220,17 @@ class Tracker:
             area = cv2.contourArea(hull)
             if area < 0.3 * self.card_px:
                 continue
-            found = self._cards_in(hull, area, group, frame)
+            found = self._cards_in(hull, area, group)
             if not found and any(cv2.countNonZero(cv2.bitwise_and(group, m)) for m in self.plane.zone_masks.values()):
                 unexplained += int(area)      # something shapeless in the watched zones (a hand, a nudge)
             cards += [c for c in found if c.zone]   # cards outside the watched zones are not our business
         return Analysis(cards, cleared, unexplained)
 
-    def _cards_in(self, hull: np.ndarray, area: float, group: np.ndarray, frame: np.ndarray) -> list[Candidate]:
+    def _cards_in(self, hull: np.ndarray, area: float, group: np.ndarray) -> list[Candidate]:
         """Card-shaped quads in a group of change: its hull's rectangle (snapped to
-        the card's true size) when that is one card's size and shape, else what
-        the card locator finds in that part of the frame."""
+        the card's true size) when that is one card's size and shape; for a bigger
+        group (several cards put down while a hand hid them), card rectangles
+        fitted to its outline's corners."""
         from .locate import order_corners
         quads = []
         card_w, card_h = CARD_MM[0] * self.plane.ppm, CARD_MM[1] * self.plane.ppm
@@ -240,15 +240,11 @@ class Tracker:
             if 0.75 < long_ / card_h < 1.25 and 0.7 < short / card_w < 1.35 and area > 0.75 * w * h:
                 size = (card_w, card_h) if w < h else (card_h, card_w)
                 quads.append(cv2.boxPoints(((cx, cy), size, ang)))
-        # Bigger: several cards put down while a hand hid them. But a blob running off the
-        # watched area or bigger than a whole trick is an arm, not cards: not worth a search.
+        # A blob running off the watched area or bigger than a whole trick is an arm.
         x, y, w, h = cv2.boundingRect(hull)
         inside = x > 0 and y > 0 and x + w < self.plane.size[0] and y + h < self.plane.size[1]
-        if not quads and self.locate is not None and inside and area < 4.5 * self.card_px:
-            mask_img = cv2.warpPerspective(cv2.dilate(group, self._group_kernel), self._plane_to_image(),
-                                           self.plane.frame_size, flags=cv2.INTER_NEAREST)
-            for q in self.locate(frame, mask=mask_img):
-                quads.append(self.plane.to_plane(self.plane.to_table(q)).astype(np.float32))
+        if not quads and inside and area < 4.5 * self.card_px:
+            quads = self._fit_cards(group)
         out = []
         for fp in quads:
             centre = self.plane.from_plane(fp.mean(axis=0, keepdims=True))[0]
@@ -256,10 +252,53 @@ class Tracker:
             out.append(Candidate(zone_at(self.plane.zones, centre), image_quad, np.asarray(fp, np.float32)))
         return out
 
-    def _plane_to_image(self) -> np.ndarray:
-        s = np.array([[1 / self.plane.ppm, 0, self.plane.origin[0]], [0, 1 / self.plane.ppm, self.plane.origin[1]],
-                      [0, 0, 1]])
-        return self.plane.h_inv @ s
+    def _fit_cards(self, group: np.ndarray) -> list[np.ndarray]:
+        """Cards of known size in a blob of overlapping cards: every right-angled
+        convex corner of the blob's outline is a corner of some card; try a card
+        rectangle on it both ways round, keep those lying (almost) wholly in the
+        blob, best first, until the blob is covered."""
+        closed = cv2.morphologyEx(group, cv2.MORPH_CLOSE, self._group_kernel)
+        contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if not contours:
+            return []
+        contour = max(contours, key=cv2.contourArea)
+        blob = np.zeros_like(closed)                       # filled: print on a white cloth leaves holes
+        cv2.drawContours(blob, [contour], -1, 255, cv2.FILLED)
+        poly = cv2.approxPolyDP(contour, 3 * self.plane.ppm, True).reshape(-1, 2).astype(np.float64)
+        sides = (CARD_MM[0] * self.plane.ppm, CARD_MM[1] * self.plane.ppm)
+        h, w = blob.shape
+        tries = []
+        for k in range(len(poly)):
+            p0, p1, p2 = poly[k - 1], poly[k], poly[(k + 1) % len(poly)]
+            a, b = p0 - p1, p2 - p1
+            if min(np.linalg.norm(a), np.linalg.norm(b)) < 8 * self.plane.ppm:
+                continue                                   # a kink, not a card's corner
+            a, b = a / np.linalg.norm(a), b / np.linalg.norm(b)
+            if abs(float(a @ b)) > 0.34:                   # not within 70-110 degrees
+                continue
+            inward = p1 + 4 * self.plane.ppm * (a + b)
+            if not (0 <= inward[0] < w and 0 <= inward[1] < h and blob[int(inward[1]), int(inward[0])]):
+                continue                                   # a concave corner (where two cards cross)
+            v = np.array([-a[1], a[0]]) * np.sign(a[0] * b[1] - a[1] * b[0])   # b made square to a
+            for la, lb in (sides, sides[::-1]):
+                tries.append(np.array([p1, p1 + la * a, p1 + la * a + lb * v, p1 + lb * v], np.float32))
+        chosen: list[np.ndarray] = []
+        covered = np.zeros_like(blob)
+        total = max(1, cv2.countNonZero(blob))
+        scored = []
+        for quad in tries:
+            m = np.zeros_like(blob)
+            cv2.fillConvexPoly(m, np.round(quad).astype(np.int32), 255)
+            n = max(1, cv2.countNonZero(m))
+            scored.append((cv2.countNonZero(cv2.bitwise_and(m, blob)) / n, quad, m))
+        for inside, quad, m in sorted(scored, key=lambda x: -x[0]):
+            if inside < 0.9 or cv2.countNonZero(covered) > 0.92 * total:
+                break
+            if any(np.linalg.norm(quad.mean(axis=0) - c.mean(axis=0)) < 15 * self.plane.ppm for c in chosen):
+                continue                                   # the same card, from another of its corners
+            chosen.append(quad)
+            covered = cv2.bitwise_or(covered, cv2.bitwise_and(m, blob))
+        return chosen
 
     def relight(self, rect: np.ndarray) -> None:
         """The whole table changed at once and stayed so: the light changed. The empty-table
