@@ -10,7 +10,9 @@ rectangle whatever the camera's angle, and compared with two references:
 A card put on top of a trick in progress is the part that changed since the
 last still scene *and* is not cloth: the earlier cards did not change, so only
 the new card's footprint remains, even when it covers half of them. Its
-rectangle gives the quad that is read; its centre gives the zone. A zone whose
+rectangle gives the quad that is read; its centre gives the zone. Two cards
+put down while a hand hid the table make one blob: cards of known size are
+fitted on its outline's right-angled corners. A zone whose
 reported cards' footprints all look like empty cloth again has been cleared.
 Anything else that changed (a hand resting on the table, a card nudged into a
 shapeless blob) is *unexplained*: the scene is not taken as the new reference
