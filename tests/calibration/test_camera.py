@@ -52,3 +52,20 @@ def test_intrinsics_and_distortion_are_recovered():
 def test_too_few_views_say_what_to_do():
     with pytest.raises(CalibrationError, match="at least 4 are needed"):
         calibrate_camera(_views(2) + [np.full((720, 1280, 3), 80, np.uint8)])
+
+
+def test_calibrate_camera_command_writes_camera_json(tmp_path, capsys):
+    import json
+
+    from calibration.profile import TableProfile
+    from web_dashboard.main import main
+
+    views = tmp_path / "views"
+    views.mkdir()
+    for i, view in enumerate(_views(8, seed=3)):
+        cv2.imwrite(str(views / f"view{i:02d}.png"), view)
+    assert main(["calibrate", "camera", "--source", str(views), "--profile", str(tmp_path / "p")]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["views"] >= 6 and abs(out["focal_px"][0] - 1000) < 30
+    camera = TableProfile(tmp_path / "p").camera()
+    assert camera.image_size == SIZE and abs(camera.distortion[0] - DIST[0]) < 0.05
