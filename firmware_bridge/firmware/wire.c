@@ -98,7 +98,14 @@ static struct span before(struct span s, char c, struct span *after, int *found)
     return (struct span){s.p, (size_t)(hit - s.p)};
 }
 
-#define MAX_FIELDS 64   /* a 200-byte line holds at most ~100 fields; SNAP has at most 256 antennas */
+/* Spans kept per line. No valid frame but ERR (whose free text may hold commas)
+ * has more than 62 fields after T_MS in 200 bytes: each needs at least a comma
+ * and 2 bytes ("k=" in HB/HELLO, "0:-" in SNAP). A device that only decodes
+ * commands may lower it (-DWIRE_MAX_FIELDS=8) to save stack on a small MCU. */
+#ifndef WIRE_MAX_FIELDS
+#define WIRE_MAX_FIELDS 64
+#endif
+#define MAX_FIELDS WIRE_MAX_FIELDS
 
 static enum wire_result check_key_values(const struct span *f, size_t n, int hello)
 {
@@ -248,14 +255,8 @@ enum wire_result wire_decode(const char *line, size_t len, struct wire_frame *ou
     out->type = (enum wire_type)type;
     out->fields = parts[2].p + parts[2].n + (n > 3);
     out->fields_len = (size_t)(body + body_len - out->fields);
-    if (n == MAX_FIELDS + 3 && type != WIRE_ERR) {
-        /* more fields than we keep spans for: re-split the tail in place is not
-         * possible without memory, and no valid frame of these types has that
-         * many fields (SNAP: 64 antennas at 3 bytes each fills the line). */
-        size_t real = split(body, body_len, ',', NULL, 0);
-        if (real > MAX_FIELDS + 3)
-            return WIRE_BAD_FIELD;
-    }
+    if (n == MAX_FIELDS + 3 && type != WIRE_ERR && split(body, body_len, ',', NULL, 0) > MAX_FIELDS + 3)
+        return WIRE_BAD_FIELD;   /* more fields than spans: not a valid frame (see WIRE_MAX_FIELDS) */
     return check_fields(out->type, parts + 3, n - 3);
 }
 
