@@ -43,15 +43,12 @@ class TableProfile:
     def path(self, name: str) -> Path:
         return self.dir / name
 
-    @property
     def deck_dir(self) -> Path:
         return self.dir / DECK_DIR
 
-    @property
     def tags_csv(self) -> Path:
         return self.dir / TAGS_FILE
 
-    @property
     def antennas_csv(self) -> Path:
         return self.dir / ANTENNAS_FILE
 

@@ -220,7 +220,7 @@ def command_watch(args) -> int:
     profile = TableProfile(args.profile)
     try:
         profile.view()                         # the table first: without it nothing else matters
-        deck = Deck.load(args.deck or profile.deck_dir)
+        deck = Deck.load(args.deck or profile.deck_dir())
         pipeline = profile.pipeline(deck, thumbnails=args.thumbnails)
         cap = Capture(args.source, live=args.live or None)
     except (ProfileError, DeckError, CaptureError) as exc:
