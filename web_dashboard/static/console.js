@@ -205,8 +205,13 @@ function render(state) {
   replaceChildren("conflicts", conflicts.length ? conflicts.map((c) => el("li", { class: "conflict" },
     el("div", {}, el("b", {}, "#" + c.id), " ", c.message || ""),
     c.thumbnail ? el("img", { class: "thumb", src: c.thumbnail, alt: "" }) : null,
-    el("button", { type: "button", onclick: () => runCommand(`ok ${c.id}`) }, T("confirm")),
-    el("button", { type: "button", onclick: () => runCommand(`no ${c.id}`) }, T("dismiss")))) : el("li", { class: "none" }, T("no_conflicts")));
+    (c.choices || ["confirm", "dismiss"]).map((choice) => el("button", { type: "button", onclick: () => {
+      if (choice !== "resolve") return runCommand(`${choice === "confirm" ? "ok" : "no"} ${c.id}`);
+      const input = document.getElementById("cmd");
+      input.value = `resolve ${c.id} `;
+      input.focus();
+    } }, T(choice) + (choice === "confirm" && c.proposal ? " " + cardLabel(c.proposal) : ""))))) :
+    el("li", { class: "none" }, T("no_conflicts")));
   replaceChildren("sensors", Object.entries(state.sensors || {}).map(([name, s]) =>
     el("li", { class: "sensor " + (s.state || "") }, el("b", {}, name), " ", s.state || "", s.detail ? " · " + s.detail : "")));
   replaceChildren("log", (state.log || []).slice().reverse().map((e) => el("li", { value: e.ref },
