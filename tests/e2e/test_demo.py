@@ -87,3 +87,16 @@ def test_broadcast_runs_late_by_its_delay_and_carries_the_hands(demo):
     assert max(lags) <= DELAY + 1.5, lags
     referee.close()
     broadcast.close()
+
+
+def test_a_planted_revoke_reaches_the_console_and_the_room_without_its_explanation(demo):
+    referee = referee_stream(demo)
+    venue = SSE(f"{demo.base}/stream/t1?feed=venue")
+    state = referee.wait_for(lambda s: any(v["rule"] == "must-follow" for v in s.get("violations", [])), timeout=120)
+    revoke = next(v for v in state["violations"] if v["rule"] == "must-follow")
+    assert "did not follow suit" in revoke["message"] and revoke["evidence"]
+    public = venue.wait_for(lambda s: any(v["id"] == revoke["id"] for v in s.get("violations", [])))
+    shown = next(v for v in public["violations"] if v["id"] == revoke["id"])
+    assert shown == {k: revoke[k] for k in ("id", "rule", "seat", "card", "trick", "hand")}
+    referee.close()
+    venue.close()
