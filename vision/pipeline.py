@@ -26,6 +26,7 @@ they are between games); cards already there are part of the table to it.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional
 
@@ -37,6 +38,17 @@ from referee.observations import CardSeen, Observation, SensorState, ZoneCleared
 
 from .track import PLAY_ZONES, Analysis, Tracker, TablePlane, vote
 from .watch import Watcher
+
+
+@dataclass
+class _Pending:
+    """A still scene whose new cards are being read, one frame at a time."""
+    analysis: Analysis
+    rect: np.ndarray            # its table-plane image (the next reference)
+    thumbnail: np.ndarray       # its watcher thumbnail (idem)
+    t: float
+    frame_no: int
+    frame: np.ndarray           # the last frame read (for the evidence thumbnail)
 
 
 class FrameSizeError(ValueError):
@@ -75,7 +87,7 @@ class Pipeline:
         self.tracker: Optional[Tracker] = None
         self.frame_no = -1
         self.moved = False
-        self._pending: Optional[tuple[Analysis, np.ndarray, float, int]] = None
+        self._pending: Optional[_Pending] = None
         self._unexplained_since: Optional[float] = None
         self._retry_at = 0                     # frame number before which an unexplained scene is not re-analysed
         self.look = None                       # the watcher's view of the last frame (moving, quiet, changed)
@@ -97,8 +109,8 @@ class Pipeline:
             self._setup(frame)
         look = self.look = self.watcher.look(frame)
         if look.moving:
-            self._pending = None                   # the votes were for a scene that is gone
-            return []
+            # The scene moves again (the next player already): decide on the frames read so far.
+            return self._decide() if self._pending is not None else []
         if look.quiet < self.settle:
             return []
         out: list[Observation] = []
@@ -112,7 +124,7 @@ class Pipeline:
             self.watcher.accept()
             return out
         if self._pending is not None:
-            return out + self._vote(t, frame)
+            return out + self._vote(frame)
         if look.changed and self.frame_no >= self._retry_at:
             out += self._analyse(t, frame)
         return out
@@ -152,31 +164,35 @@ class Pipeline:
             self.tracker.accept(rect, analysis)
             self.watcher.accept()
             return out
-        self._pending = (analysis, rect, t, self.frame_no)
-        return out + self._vote(t, frame)
+        self._pending = _Pending(analysis, rect, self.watcher.prev, t, self.frame_no, frame)
+        return out + self._vote(frame)
 
-    def _vote(self, t: float, frame: np.ndarray) -> list[Observation]:
-        analysis, rect, t0, n0 = self._pending
-        for c in analysis.cards:
+    def _vote(self, frame: np.ndarray) -> list[Observation]:
+        pending = self._pending
+        for c in pending.analysis.cards:
             c.reads.append(self.read(frame, c.quad))
-        if len(analysis.cards[0].reads) < self.votes:
-            return []
-        self._pending = None
-        self.tracker.accept(rect, analysis)
-        self.watcher.accept()
+        pending.frame = frame
+        return self._decide() if len(pending.analysis.cards[0].reads) >= self.votes else []
+
+    def _decide(self) -> list[Observation]:
+        """The still scene's cards, from the reads made while it lasted (``votes`` frames,
+        or fewer when the next move came sooner: at least one)."""
+        p, self._pending = self._pending, None
+        self.tracker.accept(p.rect, p.analysis)
+        self.watcher.accept(p.thumbnail)
         out: list[Observation] = []
-        for c in analysis.cards:
+        for c in p.analysis.cards:
             verdict = vote(c.reads, self.min_confidence)
-            evidence = {"frame": n0, "frames": self.frame_no - n0 + 1, "votes": verdict.votes,
+            evidence = {"frame": p.frame_no, "frames": len(c.reads), "votes": verdict.votes,
                         "corners": np.round(c.quad, 1).tolist()}
             if self.thumbnails:
-                evidence["thumbnail"] = str(self._thumbnail(frame, c, verdict.card))
-            out.append(CardSeen("camera", t0, c.zone, verdict.card, verdict.confidence, evidence=evidence))
+                evidence["thumbnail"] = str(self._thumbnail(p.frame, p.frame_no, c, verdict.card))
+            out.append(CardSeen("camera", p.t, c.zone, verdict.card, verdict.confidence, evidence=evidence))
         return out
 
-    def _thumbnail(self, frame: np.ndarray, c, card) -> Path:
+    def _thumbnail(self, frame: np.ndarray, frame_no: int, c, card) -> Path:
         from .deck import warp_face
-        name = f"f{self.frame_no:06d}-{c.zone.replace(':', '')}-{card_name(card) if card is not None else 'unread'}.png"
+        name = f"f{frame_no:06d}-{c.zone.replace(':', '')}-{card_name(card) if card is not None else 'unread'}.png"
         path = self.thumbnails / name
         cv2.imwrite(str(path), warp_face(frame, c.quad))
         return path

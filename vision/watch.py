@@ -72,9 +72,10 @@ class Watcher:
         change = self._count(small, self.still) if not moving else -1
         return Look(moving, self.quiet, change >= self.min_pixels, motion, max(change, 0))
 
-    def accept(self) -> None:
-        """The current scene (the last frame looked at) is the new still reference."""
-        self.still = self.prev
+    def accept(self, thumbnail: np.ndarray | None = None) -> None:
+        """The current scene (the last frame looked at), or the scene of ``thumbnail``,
+        is the new still reference."""
+        self.still = self.prev if thumbnail is None else thumbnail
 
     def change_mask(self) -> np.ndarray:
         """Thumbnail pixels that differ from the last still scene (255) — where to look."""
