@@ -207,8 +207,7 @@ class Pipeline:
                   f"`belote-table calibrate table`", file=sys.stderr)
             return [SensorState("camera", t, "moved", result.detail)]
         if result.state == "ok" and self.moved:
-            self.moved = False
-            self.watcher.accept()
+            self.moved = False           # what changed meanwhile is analysed as from the next frame
             return [SensorState("camera", t, "connected", f"camera back in place ({result.detail})")]
         return []
 

@@ -100,22 +100,25 @@ def test_real_printed_cards_rendered_from_photos(tmp_path):
     print(f"real cards: {share:.0%} of the cards read")
 
 
-def test_a_moved_camera_is_reported_and_stops_card_reports():
+def test_a_moved_camera_is_reported_and_stops_card_reports_until_it_is_back():
     faces = builtin_faces()
     scene = TableScene.square(size=(1280, 720), tilt_deg=20)
     renderer = SceneRenderer(faces, scene, seed=3, size=(1280, 720))
-    frames = list(renderer.frames([Wait(1.0), Play("S", 5), Wait(1.0)], FPS))
+    frames = list(renderer.frames([Wait(1.0), Play("S", 5), Wait(1.5), Play("E", 6), Wait(0.5)], FPS))
     view = locate_table(frames[0][1], TableLayout())
     pipeline = Pipeline(None, view.image_to_table, default_zones(), recheck=lambda f: recheck(f, view),
                         recheck_every=0.5, reader=lambda frame, quad: (None, 0.0))
     knock = np.float32([[1, 0, 25], [0, 1, 10]])
+    knocked = (0.6, renderer.truth[1].t_rest - 0.6)     # knocked before S plays, put back before E plays
     seen = []
-    for i, (t, frame) in enumerate(frames):
-        if i >= 20:                                     # someone knocked the camera before the card was played
+    for t, frame in frames:
+        if knocked[0] <= t < knocked[1]:
             frame = cv2.warpAffine(frame, knock, (1280, 720))
-        seen += pipeline.process(t, frame)
-    assert [type(o) for o in seen] == [SensorState]
-    assert seen[0].state == "moved" and "markers seen" in seen[0].detail
+        seen += [(type(o).__name__, getattr(o, "state", None) or o.zone) for o in pipeline.process(t, frame)]
+    # S's card landed while the camera pointed elsewhere: not reported then (its zone would be a
+    # guess), but as soon as the camera is back; then E's card as usual.
+    assert seen == [("SensorState", "moved"), ("SensorState", "connected"), ("CardSeen", "play:S"),
+                    ("CardSeen", "play:E")]
 
 
 def test_render_calibrate_watch_from_the_command_line(tmp_path, capsys):
