@@ -46,7 +46,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "team_NS": "N–S", "team_EW": "E–W",
         "suit_s": "spades", "suit_h": "hearts", "suit_d": "diamonds", "suit_c": "clubs",
         "suit_sa": "no trump", "suit_ta": "all trump",
-        "connection_lost": "Connection lost: reconnecting…", "preview": "Preview", "new_game": "New game", "resolve": "Name the card",
+        "connection_lost": "Connection lost: reconnecting…", "preview": "Preview", "new_game": "New game", "resolve": "Name the card", "wins": "Games won",
     },
     "fr": {
         "app": "Table de belote", "console": "Console de l'arbitre", "table_screen": "Table", "overlay": "Incrustation",
@@ -84,7 +84,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "team_NS": "N–S", "team_EW": "E–O",
         "suit_s": "pique", "suit_h": "cœur", "suit_d": "carreau", "suit_c": "trèfle",
         "suit_sa": "sans atout", "suit_ta": "tout atout",
-        "connection_lost": "Connexion perdue : reconnexion…", "preview": "Aperçu", "new_game": "Nouvelle partie", "resolve": "Nommer la carte",
+        "connection_lost": "Connexion perdue : reconnexion…", "preview": "Aperçu", "new_game": "Nouvelle partie", "resolve": "Nommer la carte", "wins": "Parties gagnées",
     },
 }
 
