@@ -150,14 +150,12 @@ def quad_aspect(quad: np.ndarray) -> float:
 
 
 def face_views(image_bgr: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
-    """The rectified face, or both 90-degree readings of it when the quad looks
-    nearly square (steep perspective, a photo stretched to a square) and its
-    short side does not say which edge is the card's top."""
+    """The rectified face both ways a quad can be read: with its first side
+    as the card's top (what the quad's proportions suggest), and turned a
+    quarter. Proportions lie under a steep angle or in a photo stretched to
+    a square, so the reader tries both and keeps the one the deck recognises."""
     q = np.asarray(quad, np.float32).reshape(4, 2)
-    views = [warp_face(image_bgr, q)]
-    if quad_aspect(q) < AMBIGUOUS_ASPECT:
-        views.append(warp_face(image_bgr, np.roll(q, -1, axis=0)))
-    return views
+    return [warp_face(image_bgr, q), warp_face(image_bgr, np.roll(q, -1, axis=0))]
 
 
 def index_ink(face_bgr: np.ndarray) -> float:
@@ -201,16 +199,16 @@ def enrolment_sample(frame_bgr: np.ndarray) -> np.ndarray | Refusal:
     if width < MIN_CARD_WIDTH_PX:
         return Refusal(f"the card is only {width:.0f} px wide: bring the camera closer "
                        f"(at least {MIN_CARD_WIDTH_PX} px)")
-    face = warp_face(frame_bgr, quad)
-    if quad_aspect(quad) < AMBIGUOUS_ASPECT:
-        # Which edge is the top: the view whose index corners (top-left,
-        # bottom-right) hold the printing; refused when that is not clear.
-        turned = warp_face(frame_bgr, np.roll(quad, -1, axis=0))
-        lead = index_ink(face)
-        if abs(lead) < _CLEAR_INDEX_LEAD:
-            return Refusal("the card looks almost square (a steep angle, or a stretched picture) and its "
-                           "indices do not say which edge is its top: shoot from straight above")
-        face = face if lead > 0 else turned
+    # Which edge is the top: the proportions say so, unless the indices
+    # (top-left and bottom-right) clearly say otherwise; a square-looking card
+    # whose indices do not clearly say is refused.
+    face, turned = face_views(frame_bgr, quad)
+    lead = index_ink(face)
+    if quad_aspect(quad) < AMBIGUOUS_ASPECT and abs(lead) < _CLEAR_INDEX_LEAD:
+        return Refusal("the card looks almost square (a steep angle, or a stretched picture) and its "
+                       "indices do not say which edge is its top: shoot from straight above")
+    if lead <= -_CLEAR_INDEX_LEAD:
+        face = turned
     # Sharpness at the card's own size in the frame: upsampling blurs any card.
     length = max(np.linalg.norm(quad[1] - quad[2]), np.linalg.norm(quad[3] - quad[0]))
     native = (max(int(width), 8), max(int(length), 12))

@@ -198,13 +198,18 @@ def score_face(face: np.ndarray, deck: Deck) -> tuple[np.ndarray, dict]:
     used = [j for j in (0, 1) if tops[j] >= max(tops) - _HIDDEN_CORNER_DROP]
     corner = np.mean([corners[j] for j in used], axis=0)
     combined = _W_CORNER * corner + _W_BODY * body + _W_COLOUR * colour
+    # Each cue's own favourite: the corners read alone, and the body alone.
+    votes = [int(np.argmax(corners[j])) for j in used] + [int(np.argmax(body))]
     details = {"corners_used": len(used), "corner_best": [round(t, 3) for t in tops],
+               "votes": [CARD_NAMES[feats.cards[v]] for v in votes],
                "ink": None if ink is None else [round(float(v), 1) for v in ink]}
     return combined, details
 
 
-def decide(scores: np.ndarray, deck: Deck) -> Reading:
-    """The card with the best score, or None when its lead is not clear."""
+def decide(scores: np.ndarray, deck: Deck, votes: Optional[list[str]] = None) -> Reading:
+    """The card with the best score, or None when its lead is not clear or
+    when the cues read alone (each corner, the body) do not all name it:
+    independent evidence that disagrees is how a misread shows."""
     feats = _features(deck)
     abstain = deck.abstain or _DEFAULT_ABSTAIN
     order = np.argsort(-scores)
@@ -216,6 +221,9 @@ def decide(scores: np.ndarray, deck: Deck) -> Reading:
                "margin": round(margin, 4)}
     if best < abstain["min_score"]:
         details["abstained"] = f"best match {best:.2f} below {abstain['min_score']:.2f}: no enrolled card looks like it"
+        return Reading(None, confidence, details)
+    if votes and any(v != details["best"] for v in votes):
+        details["abstained"] = f"the cues disagree: corners and body read {' '.join(votes)}"
         return Reading(None, confidence, details)
     if margin < abstain["min_margin"]:
         details["abstained"] = (f"{details['best']} leads {details['runner_up']} by {margin:.3f} "
@@ -236,10 +244,11 @@ def read_card(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck) -> tuple[Opti
     """Read the card inside ``quad`` (as ``find_cards`` returns it, in pixels
     of ``image_bgr``, the full-resolution frame) -> (card or None, confidence
     0-1, details: best/runner-up/margin, why it abstained)."""
-    scored = [score_face(face, deck) for face in face_views(image_bgr, quad)]
-    scores = np.max([s for s, _ in scored], axis=0)
-    evidence = max(scored, key=lambda se: float(se[0].max()))[1]
-    reading = decide(scores, deck)
+    # A square-looking quad gives two views (see ``face_views``): the one
+    # that matches the deck best is the card the right way round.
+    scores, evidence = max((score_face(face, deck) for face in face_views(image_bgr, quad)),
+                           key=lambda scored: float(scored[0].max()))
+    reading = decide(scores, deck, evidence["votes"])
     return reading.card, reading.confidence, {**reading.details, **evidence}
 
 
