@@ -84,6 +84,8 @@ SETTLE = 1.0
 RFID_WAIT = 1.0
 #: Seconds to wait for any reading of a card nobody could read yet.
 UNKNOWN_WAIT = 2.0
+#: Seconds after a card left its zone before it counts as taken back (a pickup may be starting).
+TAKEBACK_WAIT = 0.3
 #: Seconds after a trick is cleared to wait for the pile antennas.
 PICKUP_WAIT = 1.5
 #: Two arrivals in a seat's hand area further apart than this are two packets.
@@ -156,6 +158,8 @@ class _Item:
     origin: Optional[Seat] = None            # the hand it left (RFID), the strongest "who"
     oids: list[int] = field(default_factory=list)
     early: bool = False                      # out of turn, waiting for its seat's turn
+    gone_t: Optional[float] = None           # when it left its zone (a take-back, unless a pickup follows)
+    zone_seen: bool = True                   # False: only seen leaving the hand so far
     say: Optional[str] = None
     conflict: Optional[int] = None
     card_override: Optional[Card] = None     # settled at the console
@@ -331,6 +335,7 @@ class TableReferee:
         self.items: list[_Item] = []
         self.hand_off: dict[Card, tuple[Seat, int, float]] = {}
         self.back_in_hand: set[Card] = set()
+        self.gone_cards: set[Card] = set()                       # trick cards seen leaving their zone
         self.played: dict[Card, tuple[int, Seat, int]] = {}      # card -> (trick, seat, event n)
         self.says: dict[Seat, int] = {}
         self.pending_say: dict[Seat, bool] = {}
@@ -515,17 +520,16 @@ class TableReferee:
             chosen = card
         if chosen is None:
             raise RecordError(f"conflict {c.id}: name the card that was played (resolve)")
-        self._settle_conflict(c, {"confirm": "confirmed", "dismiss": "dismissed"}.get(a.action, "resolved"),
-                              a.action)
         if c.item is not None:                    # a card still on the table
             c.item.card_override = chosen
             c.item.conflict = None
-        elif c.ref is not None:                   # a play already recorded
+        elif c.ref is not None:                   # a play already recorded (a refused correction raises)
             old = self.game.events[c.ref - 1]
-            key = (c.hand, parse_card_text(old["card"]))
-            self._camera_only.pop(key, None)
             if card_name(chosen) != old["card"]:
                 self._correct(c.ref, {**old, "card": card_name(chosen)}, "misread", why)
+            self._camera_only.pop((c.hand, parse_card_text(old["card"])), None)
+        self._settle_conflict(c, {"confirm": "confirmed", "dismiss": "dismissed"}.get(a.action, "resolved"),
+                              a.action)
 
     def _belote(self, seat: Seat) -> None:
         """Attach "belote"/"rebelote" to ``seat``'s trump king or queen: the one on the table,
@@ -607,15 +611,18 @@ class TableReferee:
         elif self.mode == "play":
             self.hand_off[obs.card] = (seat, oid, obs.t)
             self.back_in_hand.discard(obs.card)
+            if obs.card in self.played:
+                return
             for item in self.items:
                 if item.card == obs.card or (item.rfid is None and item.zone == seat and item.origin is None
-                                             and abs(item.t - obs.t) < 1.5 and item.cam_seen
-                                             and obs.card not in self.played):
+                                             and abs(item.t - obs.t) < 1.5 and item.cam_seen):
                     item.origin = seat
                     if item.rfid is None:
                         item.rfid = obs.card
                     item.oids.append(oid)
-                    break
+                    return
+            # The card left the hand: it is on its way to the play zone, whatever the zone's sensors say.
+            self.items.append(_Item(zone=seat, t=obs.t, rfid=obs.card, origin=seat, oids=[oid], zone_seen=False))
 
     def _close_deal(self, t: float) -> None:
         if self.mode != "deal" or self.closed:
@@ -731,11 +738,14 @@ class TableReferee:
         if not camera and card in self.back_in_hand:
             return                                    # a late read of a card already back in its hand
         if card is not None and card in self.played:
-            trick = self.played[card][0]
-            if trick == play.trick_number or self.trick_done is not None or not camera:
-                if not camera:
-                    self._late_rfid(card)
-                return                                # a card of this trick moved, or seen again
+            trick, seat, _ = self.played[card]
+            if not camera:
+                self._late_rfid(card)                 # RFID does not misread: a late or moved tag
+                return
+            if (trick == play.trick_number or self.trick_done is not None) and \
+                    (seat == zone or card in self.gone_cards):
+                return                                # seen again where it lies, or moved
+            # else: the camera misread this player's card as one already played (a question, below)
         for item in self.items:                       # the same card seen again
             if card is not None and card == (item.cam if camera else item.rfid):
                 return
@@ -755,6 +765,7 @@ class TableReferee:
         if target is None:
             target = _Item(zone=zone, t=obs.t)
             self.items.append(target)
+        target.zone_seen = True
         if camera:
             target.cam_seen, target.cam, target.conf = True, card, obs.confidence
             target.frame = obs.evidence.get("frame")
@@ -777,21 +788,28 @@ class TableReferee:
         self._camera_only.pop((self.game.hand_number, card), None)
 
     def _play_gone(self, source: str, zone: Seat, card: Optional[Card], t: float) -> None:
+        """A card (or every card: ``card`` None) left a play zone: a pickup, a knock or a take-back."""
         play = self.game.play
         on_table = set(play.trick) | (self.trick_done["cards"] if self.trick_done else set())
-        if card is None or card in on_table:
+        if card is not None:
+            self.gone_cards.add(card)
+        pickup = (card is None and (on_table or self.items)) or len(self.gone_cards) >= 2
+        if pickup:
+            for item in self.items:
+                item.gone_t = None                    # picked up with the trick, not taken back
+        if card is None or card in on_table or pickup:
+            if not pickup:
+                return                                # one card moved (knocked): it stays the play it was
             if self.trick_done is not None:
                 self.trick_done.setdefault("cleared", t)
             elif play.trick and (card is not None or any(self.played.get(c, (0, -1))[1] == zone
                                                          for c in play.trick)):
                 self._missing_play(t)
             return
-        for item in list(self.items):
+        for item in self.items:                       # maybe taken back: decided once the pickup is ruled out
             if item.zone == zone and card == (item.cam if source == "camera" else item.rfid) \
                     and item.conflict is None and not item.early:
-                self.items.remove(item)
-                self._out.append(Output("notice", {"message": f"{pretty(card)} was shown in "
-                                                   f"{SEAT_NAMES[zone]}'s zone and taken back"}))
+                item.gone_t = t
 
     def _missing_play(self, t: float) -> None:
         """The trick is being picked up but the player to play has no card: nobody saw it."""
@@ -817,6 +835,11 @@ class TableReferee:
 
     def _advance(self, now: float) -> None:
         """Decide everything the time ``now`` allows: plays that have settled, a trick picked up."""
+        for item in [i for i in self.items if i.gone_t is not None and now >= i.gone_t + TAKEBACK_WAIT]:
+            self.items.remove(item)
+            self.gone_cards.discard(item.card)
+            self._out.append(Output("notice", {"message": f"{pretty(item.card) if item.card is not None else 'a card'}"
+                                               f" was shown in {SEAT_NAMES[item.zone]}'s zone and taken back"}))
         if self.trick_done is not None:
             done = self.trick_done
             cleared = done.get("cleared")
@@ -844,13 +867,14 @@ class TableReferee:
         if play is None or play.done:
             return False
         to_play = play.to_play
-        live = [i for i in self.items if i.conflict is None]
-        mine = sorted((i for i in live if i.seat == to_play), key=lambda i: i.t)
+        live = [i for i in self.items if i.conflict is None and i.gone_t is None]
+        # A card seen in the zone comes before one only seen leaving the hand (maybe a late read).
+        mine = sorted((i for i in live if i.seat == to_play), key=lambda i: (not i.zone_seen, i.t))
         if not mine:
             return False
         item = mine[0]
-        later = any(i.t > item.t and i is not item and not i.early for i in live)
-        if not (now >= item.t + SETTLE or later):
+        later = any(i.t > item.t and i.seat != to_play and not i.early for i in live)
+        if not (now >= item.t + (SETTLE if item.zone_seen else SETTLE + RFID_WAIT) or later):
             return False
         trick = play.trick_number
         for other in sorted(live, key=lambda i: i.t):       # cards put down before this one, out of turn
@@ -874,13 +898,15 @@ class TableReferee:
             elif now < item.t + (RFID_WAIT if item.cam is not None else UNKNOWN_WAIT) and not later:
                 return False
         card = item.card
-        if card is None or card in self.played:
+        if card is None or (card in self.played and item.card_override is None):
             why = "no sensor could read it" if card is None else f"the camera read {pretty(card)}, already played"
             c = self._conflict("card-unknown", f"{SEAT_NAMES[to_play]} played a card at trick {trick} but {why}: "
                                f"which card?", trick=trick, seat=to_play, blocking=True, evidence=tuple(item.oids))
             c.item = item
             item.conflict = c.id
             return True
+        if card in self.played and self._ask_about(self.played[card][1], only=card):
+            return True                               # the earlier reading of this card is the suspect
         camera_only = item.rfid is None and item.card_override is None and rfid_on
         if camera_only:
             holder = self.in_hand.get(card)
@@ -926,11 +952,12 @@ class TableReferee:
         seats = {v.seat for v in audit(play.trump, leader, plays, self.options)}
         return any(self._ask_about(s) for s in sorted(seats))
 
-    def _ask_about(self, seat: Seat) -> bool:
+    def _ask_about(self, seat: Seat, only: Optional[Card] = None) -> bool:
+        """Raise a question on each of ``seat``'s recorded cards only the camera saw (or on ``only``)."""
         hand = self.game.hand_number
         asked = False
         for (h, card), n in sorted(self._camera_only.items(), key=lambda kv: kv[1]):
-            if h != hand or self.played.get(card, (0, -1))[1] != seat:
+            if h != hand or self.played.get(card, (0, -1))[1] != seat or only not in (None, card):
                 continue
             if any(c.ref == n and c.status == "open" for c in self.conflicts):
                 asked = True
@@ -956,8 +983,9 @@ class TableReferee:
         if camera_only:
             event["sources"] = ["camera"]
         self.items.remove(item)
-        for other in [i for i in self.items if i.card == card and i.conflict is None and not i.early]:
-            self.items.remove(other)                  # the same card seen twice as two cards
+        for other in [i for i in self.items if i.conflict is None and not i.early and
+                      (i.card == card or (i.seat == seat and not i.zone_seen))]:
+            self.items.remove(other)                  # the same card seen twice, or a stale hand read
         self.hand_off.pop(card, None)
         mismatch = item.cam_seen and item.cam is not None and item.rfid is not None and item.cam != item.rfid \
             and item.card_override is None
@@ -990,6 +1018,7 @@ class TableReferee:
         if done is None:
             return
         self.items = [i for i in self.items if i.early or i.conflict is not None or i.t > done["t"]]
+        self.gone_cards = set()
         hand = self.game.hand_number
         event = done["event"]
         if done.get("pile"):

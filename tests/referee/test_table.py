@@ -1,0 +1,228 @@
+"""The table referee on real observation streams (the simulator's), each altered to show one behaviour."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from referee.cards import card_name, parse_card
+from referee.observations import CardGone, CardSeen, ConsoleAction, ZoneCleared
+from referee.simulate import Faults, Oracle, parse_faults, simulate
+from referee.table import TableReferee
+
+CLEAN = parse_faults("none")
+
+
+def feed(referee, stream, oracle=None):
+    outputs = []
+    for obs in stream:
+        pending = [obs]
+        while pending:
+            out = referee.ingest(pending.pop(0))
+            outputs += out
+            for o in out:
+                if oracle is not None:
+                    oracle.observe(o.as_dict())
+                    if o.kind == "conflict":
+                        pending.append(oracle.answer(o.data, obs.t))
+    return outputs
+
+
+def game_events(record):
+    """The game facts of a record, without the referee's evidence fields."""
+    keep = ("type", "dealer", "hands", "seat", "call", "card", "say")
+    return [{k: e[k] for k in keep if k in e} for e in record[1:] if e["type"] != "correction"]
+
+
+@pytest.fixture(scope="module")
+def clean():
+    return simulate(4, seed=5, faults=CLEAN)
+
+
+def test_a_clean_table_gives_the_true_record_and_scores(clean):
+    referee = TableReferee(header=clean.header)
+    outputs = feed(referee, clean.observations)
+    assert game_events(referee.record) == game_events(clean.record)
+    assert [r.as_dict() for r in referee.results] == [r.as_dict() for r in clean.truth.results]
+    assert not [o for o in outputs if o.kind in ("conflict", "violation", "rejected")]
+    scores = [o.data for o in outputs if o.kind == "score"]
+    assert len(scores) == len(clean.truth.results)
+    assert scores[-1]["totals"] == {"NS": clean.truth.totals[0], "EW": clean.truth.totals[1]}
+    play = next(e for e in referee.record if e["type"] == "play")
+    assert play["evidence"] and any(str(x).startswith("cam0:") for x in play["evidence"])
+
+
+def _first_play_obs(stream, source):
+    return next(i for i, o in enumerate(stream) if isinstance(o, CardSeen) and o.source == source
+                and o.zone and o.zone.startswith("play:"))
+
+
+def test_a_camera_misread_against_the_rfid_is_a_conflict_not_an_accusation(clean):
+    stream = list(clean.observations)
+    i = _first_play_obs(stream, "camera")
+    true_card = stream[i].card
+    wrong = (true_card + 9) % 32
+    stream[i] = dataclasses.replace(stream[i], card=wrong, confidence=0.7)
+    referee = TableReferee(header=clean.header)
+    outputs = feed(referee, stream)
+    conflicts = [o.data for o in outputs if o.kind == "conflict"]
+    assert len(conflicts) == 1 and conflicts[0]["kind"] == "card-mismatch"
+    assert conflicts[0]["proposal"] == card_name(true_card) and conflicts[0]["alternative"] == card_name(wrong)
+    assert not conflicts[0]["blocking"]
+    assert not [o for o in outputs if o.kind == "violation"]
+    assert game_events(referee.record) == game_events(clean.record)      # the RFID's card was recorded
+    # Siding with the camera would make the rest of the hand impossible: refused, nothing lost.
+    before = list(referee.record)
+    out = referee.dismiss(conflicts[0]["id"], t=10_000)
+    assert [o.kind for o in out] == ["rejected"] and "no longer fits" in out[0].data["reason"]
+    assert referee.record == before and referee.conflicts[0].status == "open"
+    out = referee.confirm(conflicts[0]["id"], t=10_001, by="referee")
+    assert [o.kind for o in out] == ["resolved"] and referee.conflicts[0].status == "confirmed"
+
+
+def test_garbage_is_rejected_with_a_reason_and_the_game_goes_on(clean):
+    referee = TableReferee(header=clean.header)
+    stream = list(clean.observations)
+    feed(referee, stream[:50])
+    last = stream[49]
+    bad = [dataclasses.replace(last, t=last.t - 5),                            # time going back
+           CardSeen(source="rfid", t=last.t + 0.01, zone="hand:N", card=40),   # not a card
+           ConsoleAction(t=last.t + 0.01, action="confirm", ref=99),           # no such conflict
+           ConsoleAction(t=last.t + 0.02, action="call")]                      # no seat
+    reasons = []
+    for obs in bad:
+        out = referee.ingest(obs)
+        assert [o.kind for o in out] == ["rejected"]
+        reasons.append(out[0].data["reason"])
+    assert "time goes back" in reasons[0] and "card" in reasons[1] and "conflict 99" in reasons[2]
+    assert "which seat" in reasons[3]
+    feed(referee, stream[50:])
+    assert game_events(referee.record) == game_events(clean.record)
+    assert referee.n_obs == len(stream) + len(bad)
+
+
+def test_a_card_played_out_of_turn_is_flagged_with_its_evidence_and_played_in_turn_later():
+    sim = simulate(6, seed=11, faults=dataclasses.replace(CLEAN, violations=1.0))
+    planted = [p for p in sim.planted if p.kind == "out-of-turn"]
+    assert planted, "the seed plants an out-of-turn card"
+    referee = TableReferee(header=sim.header)
+    feed(referee, sim.observations, Oracle(sim))
+    found = [(h, v) for h, v in referee.violations() if v.rule == "out-of-turn"]
+    assert [(h, v.trick, v.seat, v.card) for h, v in found] == [(p.hand, p.trick, p.seat, p.card) for p in planted]
+    assert all(isinstance(x, int) for _, v in found for x in v.evidence[:2])   # observation ids
+    assert [r.as_dict()["score"] for r in referee.results] == [r.as_dict()["score"] for r in sim.truth.results]
+
+
+@pytest.mark.parametrize("kind", ["wrong-pickup", "misdeal", "revoke", "no-trump"])
+def test_each_planted_violation_kind_is_flagged_and_nothing_else(kind):
+    for seed in range(40):
+        sim = simulate(6, seed=seed, faults=dataclasses.replace(CLEAN, violations=1.0))
+        planted = [p for p in sim.planted if p.kind == kind]
+        if planted:
+            break
+    referee = TableReferee(header=sim.header)
+    feed(referee, sim.observations, Oracle(sim))
+    found = referee.violations()
+    assert sorted((p.hand, p.rule) for p in sim.planted) == sorted((h, v.rule) for h, v in found)
+    assert all(v.message for _, v in found)
+    if kind == "misdeal":
+        record = referee.record
+        undo = next(e for e in record if e["type"] == "correction" and e.get("misdeal"))
+        dealt = record[undo["ref"] - 1]
+        redeal = record[record.index(undo) + 1]
+        assert dealt["type"] == redeal["type"] == "deal" and dealt["dealer"] == redeal["dealer"]
+
+
+def test_a_card_nobody_could_read_waits_for_the_console():
+    sim = simulate(3, seed=5, faults=CLEAN)
+    stream = list(sim.observations)
+    i = _first_play_obs(stream, "camera")
+    seat_zone, card = stream[i].zone, stream[i].card
+    stream[i] = dataclasses.replace(stream[i], card=None, confidence=0.2)
+    stream = [o for o in stream if not (o.source == "rfid" and getattr(o, "card", None) == card
+                                        and o.zone in (seat_zone, "hand:" + seat_zone[-1]))]
+    referee = TableReferee(header=sim.header)
+    outputs = feed(referee, stream[:i + 40])
+    conflicts = [o.data for o in outputs if o.kind == "conflict"]
+    assert [c["kind"] for c in conflicts] == ["card-unknown"] and conflicts[0]["blocking"]
+    plays_before = sum(e["type"] == "play" for e in referee.record)
+    out = referee.resolve(conflicts[0]["id"], card, t=stream[i + 39].t)
+    assert any(o.kind == "resolved" for o in out)
+    assert sum(e["type"] == "play" for e in referee.record) > plays_before   # the held plays follow
+    feed(referee, stream[i + 40:])
+    assert game_events(referee.record) == game_events(sim.record)
+
+
+def test_console_corrections_are_events_with_who_and_why(clean):
+    referee = TableReferee(header=clean.header)
+    stream = list(clean.observations)
+    first_play = next(i for i, o in enumerate(stream) if isinstance(o, ZoneCleared))
+    feed(referee, stream[:first_play])
+    t = stream[first_play - 1].t
+    plays = [n for n, e in enumerate(referee.record, 1) if e["type"] == "play"]
+    ref = plays[0]
+    old = referee.record[ref - 1]["card"]
+    new = "7s" if old != "7s" else "8s"
+    out = referee.replace(ref, parse_card(new), t=t, by="referee Zoe", reason="misread")
+    event = next(o.data["event"] for o in out if o.kind == "event")
+    assert event == {**event, "type": "correction", "ref": ref, "by": "referee Zoe", "reason": "misread"}
+    assert event["replace"]["card"] == new
+    out = referee.undo(t=t, by="referee Zoe", reason="played too fast")
+    event = next(o.data["event"] for o in out if o.kind == "event")
+    assert event["replace"] is None and event["ref"] == plays[-1]
+    snap = referee.snapshot()
+    json.dumps(snap)                                             # JSON-able for the screens
+    assert snap["phase"] == "play" and snap["private"]["hands"] is not None
+
+
+def test_a_penalty_gives_the_hand_to_the_other_side(clean):
+    referee = TableReferee(header=clean.header)
+    stream = list(clean.observations)
+    cut = next(i for i, o in enumerate(stream) if isinstance(o, ZoneCleared))
+    feed(referee, stream[:cut])
+    referee.penalty(0, "must-follow", t=stream[cut - 1].t, by="referee")
+    feed(referee, stream[cut:])
+    first = referee.results[0]
+    truth = clean.truth.results[0]
+    if first.contract is not None:
+        assert first.penalty == 0 and first.score[0] == 0 and first.score[1] > 0
+        assert first.score != truth.score or truth.score[0] == 0
+
+
+def test_an_imported_record_gives_back_the_same_game_and_violations():
+    sim = simulate(10, seed=3, faults=Faults(violations=0.6))
+    referee = TableReferee(header=sim.header)
+    feed(referee, sim.observations, Oracle(sim))
+    again = TableReferee.from_record(json.loads(json.dumps(referee.record)))
+    assert again.record == referee.record
+    assert [(h, v.as_dict()) for h, v in again.violations()] == [(h, v.as_dict()) for h, v in referee.violations()]
+    assert again.game.summary() == referee.game.summary()
+
+
+def test_a_camera_only_table_asks_before_it_accuses():
+    sim = simulate(12, seed=21, faults=Faults(rfid=False, violations=0.8))
+    referee = TableReferee(header=sim.header)
+    outputs = feed(referee, sim.observations, Oracle(sim))
+    assert all("hands" not in e for e in referee.record if e["type"] == "deal")
+    kinds = {o.data["kind"] for o in outputs if o.kind == "conflict"}
+    assert kinds <= {"camera-only", "card-unknown", "out-of-turn"}
+    play_rules = {"must-follow", "must-trump", "must-overtrump"}
+    planted = sorted((p.hand, p.trick, p.seat) for p in sim.planted if p.rule in play_rules)
+    found = sorted((h, v.trick, v.seat) for h, v in referee.violations() if v.rule in play_rules)
+    assert planted and found == planted
+    assert [r.score for r in referee.results] == [r.score for r in sim.truth.results]
+
+
+def test_card_gone_from_a_play_zone_before_it_settles_was_never_played(clean):
+    stream = list(clean.observations)
+    i = _first_play_obs(stream, "camera")
+    shown = dataclasses.replace(stream[i], card=(stream[i].card + 1) % 32, t=stream[i].t - 0.9)
+    gone = CardGone(source="camera", t=stream[i].t - 0.5, zone=stream[i].zone, card=shown.card)
+    stream[i:i] = [shown, gone]
+    stream.sort(key=lambda o: o.t)
+    referee = TableReferee(header=clean.header)
+    outputs = feed(referee, stream)
+    assert any(o.kind == "notice" and "taken back" in o.data["message"] for o in outputs)
+    assert game_events(referee.record) == game_events(clean.record)
