@@ -73,10 +73,6 @@ def start_server(args: list[str], instance: Path, timeout: float = 60.0) -> Serv
     return server
 
 
-def get_json(url: str, **kw) -> tuple[int, dict]:
-    return request(url, **kw)
-
-
 def request(url: str, data: dict | None = None, headers: dict | None = None, method: str | None = None):
     body = json.dumps(data).encode() if data is not None else None
     req = urllib.request.Request(url, data=body, method=method or ("POST" if body is not None else "GET"),

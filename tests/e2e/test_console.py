@@ -4,7 +4,12 @@ console alone keeps the game)."""
 
 from __future__ import annotations
 
+import json
 import re
+import time
+import urllib.parse
+import urllib.request
+from http.cookiejar import CookieJar
 
 import pytest
 from playwright.sync_api import expect
@@ -114,20 +119,22 @@ def test_french_console_uses_french_words_and_indices(browser, server):
     context.close()
 
 
+def referee_session(server):
+    """A signed-in client without a browser: its opener (with the cookie) and its CSRF token."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    page = opener.open(f"{server.base}/signin").read().decode()
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    page = opener.open(f"{server.base}/signin", data=urllib.parse.urlencode(
+        {"csrf": csrf, "password": server.password}).encode()).read().decode()
+    return opener, re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
+
+
 def test_refusals_over_http(server):
     # No session: refused, and nothing changed.
     status, body = request(f"{server.base}/api/tables/t1/console", {"action": "undo"})
     assert status == 401 and "sign in" in body["error"]
     # A session with a wrong CSRF token: refused.
-    from http.cookiejar import CookieJar
-    import urllib.parse
-    import urllib.request
-
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
-    page = opener.open(f"{server.base}/signin").read().decode()
-    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
-    opener.open(f"{server.base}/signin", data=urllib.parse.urlencode(
-        {"csrf": csrf, "password": server.password}).encode()).read()
+    opener, _ = referee_session(server)
     req = urllib.request.Request(f"{server.base}/api/tables/t1/console", data=b'{"action":"undo"}',
                                  headers={"Content-Type": "application/json", "X-CSRF-Token": "not-it"})
     with pytest.raises(urllib.error.HTTPError) as refused:
@@ -144,3 +151,35 @@ def test_refusals_over_http(server):
     assert status == 401
     status, _ = request(f"{server.base}/stream/t1?feed=referee&token={token}")
     assert status == 401
+
+
+def test_a_stream_resumes_after_a_reconnect_with_only_what_it_missed(server):
+    opener, csrf = referee_session(server)
+
+    def post(path, body):
+        req = urllib.request.Request(f"{server.base}{path}", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json", "X-CSRF-Token": csrf})
+        return json.loads(opener.open(req).read())
+
+    status, _ = request(f"{server.base}/stream/t1?feed=venue")
+    assert status == 403                                    # not public: the venue feed needs its token
+    url = f"{server.base}/stream/t1?feed=venue&token={post('/api/tables/t1/tokens', {'feed': 'venue'})['token']}"
+    stream = SSE(url)
+    stream.wait_for(lambda s: "hand" in s)
+    last_id = stream.messages[-1][1]
+    stream.close()
+    # While the screen is away, S leads trick 2 (the card settles, then it is public).
+    before = len(post("/api/tables/t1/cards", {"seat": "S", "card": "7h"})["outputs"])
+    time.sleep(2.5)
+    resumed = SSE(url, headers={"Last-Event-ID": last_id})
+    state = resumed.wait_for(lambda s: any(p["card"] == "7h" for p in (s.get("trick") or {}).get("cards", [])))
+    events = [event for _, _, event, _ in resumed.messages]
+    assert before == 0 and "snapshot" not in events
+    assert "hand" not in state and "score" not in state      # only what changed, not the whole view again
+    epoch, _, n = last_id.rpartition("-")
+    assert all(i.startswith(epoch + "-") and int(i.rpartition("-")[2]) > int(n) for _, i, _, _ in resumed.messages)
+    stale = SSE(url, headers={"Last-Event-ID": "0000-1"})      # another server's id: a fresh snapshot
+    stale.wait_for(lambda s: "hand" in s)
+    assert stale.messages[0][2] == "snapshot"
+    resumed.close()
+    stale.close()

@@ -119,3 +119,19 @@ def test_club_feed_ranks_pairs_by_wins_then_points():
     assert [r["team"] for r in club["standings"]] == ["Ana & Cy", "Bo & Di"]
     assert club["standings"][1]["points"] == 940
     assert club["tables"][0]["score"] == {"NS": 120, "EW": 300} and "hands" not in json.dumps(club)
+
+
+def test_stream_sends_keep_alive_comments_when_quiet_and_stops_when_closed():
+    clock = Clock()
+    hub = make_hub(clock, keepalive=0.05)
+    hub.submit("t1", {"status": "waiting"})
+    client = hub.subscribe("t1", "venue")
+    body = hub.stream(client)
+    assert next(body).startswith("retry: 2000")
+    snapshot = next(body)
+    assert snapshot.startswith("id: ") and "event: snapshot" in snapshot
+    assert next(body).startswith(": keep-alive")
+    hub.submit("t1", {"status": "play"})
+    assert "event: change" in next(body)
+    body.close()
+    assert client.closed and client not in hub.channel("t1").feeds["venue"].clients
