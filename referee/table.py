@@ -160,6 +160,7 @@ class _Item:
     early: bool = False                      # out of turn, waiting for its seat's turn
     gone_t: Optional[float] = None           # when it left its zone (a take-back, unless a pickup follows)
     zone_seen: bool = True                   # False: only seen leaving the hand so far
+    closed: bool = False                     # its trick was picked up while it waited
     say: Optional[str] = None
     conflict: Optional[int] = None
     card_override: Optional[Card] = None     # settled at the console
@@ -751,7 +752,7 @@ class TableReferee:
                 return
         target = None
         for item in sorted(self.items, key=lambda i: i.t):
-            if item.zone != zone or item.conflict is not None or item.early:
+            if item.zone != zone or item.conflict is not None or item.early or item.closed:
                 continue
             if camera:
                 # One card per zone and trick: a second look at the zone refines the first.
@@ -791,12 +792,13 @@ class TableReferee:
         """A card (or every card: ``card`` None) left a play zone: a pickup, a knock or a take-back."""
         play = self.game.play
         on_table = set(play.trick) | (self.trick_done["cards"] if self.trick_done else set())
-        if card is not None:
-            self.gone_cards.add(card)
+        if card is not None and (card in on_table or any(card in (i.cam, i.rfid) for i in self.items)):
+            self.gone_cards.add(card)                 # a card of this trick (not a late read of the last one)
         pickup = (card is None and (on_table or self.items)) or len(self.gone_cards) >= 2
         if pickup:
             for item in self.items:
                 item.gone_t = None                    # picked up with the trick, not taken back
+                item.closed = True                    # a later card in its zone is another card
         if card is None or card in on_table or pickup:
             if not pickup:
                 return                                # one card moved (knocked): it stays the play it was
@@ -843,7 +845,8 @@ class TableReferee:
         if self.trick_done is not None:
             done = self.trick_done
             cleared = done.get("cleared")
-            if (cleared is not None and now >= cleared + PICKUP_WAIT) or now >= done["t"] + 8.0 or \
+            wait = PICKUP_WAIT if "rfid" in self.seen_sources else 0.0      # no pile antennas to wait for
+            if (cleared is not None and now >= cleared + wait) or now >= done["t"] + 8.0 or \
                     any(i.t > done["t"] + 0.1 and not i.early for i in self.items):
                 self._flush_trick()
         while self.items and self.mode == "play" and self.trick_done is None and not self._blocking:

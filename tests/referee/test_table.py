@@ -201,8 +201,8 @@ def test_an_imported_record_gives_back_the_same_game_and_violations():
     assert again.game.summary() == referee.game.summary()
 
 
-def test_a_camera_only_table_asks_before_it_accuses():
-    sim = simulate(12, seed=21, faults=Faults(rfid=False, violations=0.8))
+def test_a_camera_only_table_audits_each_hand_from_the_cards_played():
+    sim = simulate(12, seed=21, faults=Faults(rfid=False, misread=0, unreadable=0, violations=0.8))
     referee = TableReferee(header=sim.header)
     outputs = feed(referee, sim.observations, Oracle(sim))
     assert all("hands" not in e for e in referee.record if e["type"] == "deal")
@@ -212,6 +212,7 @@ def test_a_camera_only_table_asks_before_it_accuses():
     planted = sorted((p.hand, p.trick, p.seat) for p in sim.planted if p.rule in play_rules)
     found = sorted((h, v.trick, v.seat) for h, v in referee.violations() if v.rule in play_rules)
     assert planted and found == planted
+    assert not [v for _, v in referee.violations() if v.rule not in play_rules | {"out-of-turn"}]
     assert [r.score for r in referee.results] == [r.score for r in sim.truth.results]
 
 
