@@ -178,11 +178,15 @@ class Pipeline:
         """The still scene's cards, from the reads made while it lasted (``votes`` frames,
         or fewer when the next move came sooner: at least one)."""
         p, self._pending = self._pending, None
+        verdicts = [vote(c.reads, self.min_confidence) for c in p.analysis.cards]
+        for c, verdict in zip(p.analysis.cards, verdicts):
+            c.card = verdict.card
         self.tracker.accept(p.rect, p.analysis)
         self.watcher.accept(p.thumbnail)
         out: list[Observation] = []
-        for c in p.analysis.cards:
-            verdict = vote(c.reads, self.min_confidence)
+        for c, verdict in zip(p.analysis.cards, verdicts):
+            if c.is_move():
+                continue                  # a card straightened in its zone: nothing new to say
             evidence = {"frame": p.frame_no, "frames": len(c.reads), "votes": verdict.votes,
                         "corners": np.round(c.quad, 1).tolist()}
             if self.thumbnails:

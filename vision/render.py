@@ -73,11 +73,18 @@ class HandPass:
 
 
 @dataclass(frozen=True)
+class Nudge:
+    """``seat`` straightens its card in the trick: a hand moves it a few millimetres."""
+    seat: str | int
+    hold: float = 0.6
+
+
+@dataclass(frozen=True)
 class Wait:
     seconds: float
 
 
-Action = Play | Pickup | HandPass | Wait
+Action = Play | Pickup | HandPass | Nudge | Wait
 
 
 @dataclass(frozen=True)
@@ -291,6 +298,23 @@ class SceneRenderer:
                 steps.append(_Step(t, t + half, self._hand_draw((cx, cy, 0), seat, t, half, 0.0, 1.0)))
                 steps.append(_Step(t + half, t + 2 * half, self._hand_draw((cx, cy, 0), seat, t + half, half, 1.0, 0.0)))
                 t += 2 * half + action.hold
+            elif isinstance(action, Nudge):
+                seat = action.seat if isinstance(action.seat, int) else parse_seat(action.seat)
+                old = next((c for c in reversed(trick) if c.zone == f"play:{SEAT_NAMES[seat]}"), None)
+                if old is None:
+                    raise ValueError(f"nudge: {SEAT_NAMES[seat]} has no card in the trick to straighten")
+                shift = self.rng.choice([-1, 1], 3) * self.rng.uniform([5, 5, 4], [10, 10, 8])
+                new = _Resting(old.face, tuple(np.add(old.pose, shift)), old.zone)
+                trick[trick.index(old)] = new
+                reach, move, out = 0.3, 0.25, 0.3
+                steps.append(_Step(t, t + reach, self._hand_draw(old.pose, seat, t, reach, 0.0, 1.0),
+                                   self._lift([old]), rebuild=True))
+                steps.append(_Step(t + reach, t + reach + move,
+                                   self._slide_draw(old.face, old.pose, new.pose, t + reach, move, seat),
+                                   self._add(new)))
+                steps.append(_Step(t + reach + move, t + reach + move + out,
+                                   self._hand_draw(new.pose, seat, t + reach + move, out, 1.0, 0.0)))
+                t += reach + move + out + action.hold
             elif isinstance(action, Wait):
                 steps.append(_Step(t, t + action.seconds))
                 t += action.seconds

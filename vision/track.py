@@ -114,6 +114,25 @@ class Candidate:
     quad: np.ndarray                 # image pixels, ordered as vision.locate.order_corners
     footprint: np.ndarray            # 4x2 table-plane pixels
     reads: list = field(default_factory=list)   # (card|None, confidence) per frame
+    card: Optional[int] = None       # the verdict, once voted
+    under: Optional["Candidate"] = None   # an earlier card of the zone it mostly covers ...
+    overlap: float = 0.0             # ... and by how much (intersection over union)
+
+    def is_move(self) -> bool:
+        """The earlier card straightened, not a new one: the same card where both were
+        read, else a footprint mostly where the earlier one was."""
+        if self.under is None:
+            return False
+        if self.card is not None and self.under.card is not None:
+            return self.card == self.under.card
+        return self.overlap > 0.5
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads."""
+    inter, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
+    union = cv2.contourArea(np.asarray(a, np.float32)) + cv2.contourArea(np.asarray(b, np.float32)) - inter
+    return float(inter / union) if union > 0 else 0.0
 
 
 @dataclass
@@ -156,7 +175,7 @@ class Tracker:
         self.threshold = threshold            # colour step (max over B, G, R) that counts as a change
         self.empty: Optional[np.ndarray] = None
         self.still: Optional[np.ndarray] = None
-        self.footprints: dict[str, list[np.ndarray]] = {}   # zone -> table-plane quads of its cards
+        self.placed: dict[str, list[Candidate]] = {}   # zone -> its cards, as accepted
         self.card_px = CARD_MM[0] * CARD_MM[1] * plane.ppm ** 2
         gap = max(3, int(round(15 * plane.ppm)))
         self._group_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap))
@@ -165,7 +184,7 @@ class Tracker:
         """The first still scene: the empty table every later scene is compared with."""
         self.empty = rect.copy()
         self.still = rect.copy()
-        self.footprints = {}
+        self.placed = {}
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         d = cv2.absdiff(a, b)
@@ -188,7 +207,8 @@ class Tracker:
         d_prev = self._diff(rect, self.still)
         d_empty = self._diff(rect, self.empty)
         cleared = []
-        for zone, quads in self.footprints.items():
+        for zone, cards in self.placed.items():
+            quads = [c.footprint for c in cards]
             if not quads:
                 continue
             mask = np.zeros_like(d_empty)
@@ -226,6 +246,11 @@ class Tracker:
             if not found and any(cv2.countNonZero(cv2.bitwise_and(group, m)) for m in self.plane.zone_masks.values()):
                 unexplained += int(area)      # something shapeless in the watched zones (a hand, a nudge)
             cards += [c for c in found if c.zone]   # cards outside the watched zones are not our business
+        for c in cards:
+            for earlier in self.placed.get(c.zone, []):
+                iou = _iou(c.footprint, earlier.footprint)
+                if iou > max(0.25, c.overlap):
+                    c.under, c.overlap = earlier, iou
         return Analysis(cards, cleared, unexplained)
 
     def _cards_in(self, hull: np.ndarray, area: float, group: np.ndarray) -> list[Candidate]:
@@ -307,7 +332,7 @@ class Tracker:
         reference is taken again from this scene, with the cloth under the known cards
         painted in from around them."""
         under = np.zeros(rect.shape[:2], np.uint8)
-        quads = [q for qs in self.footprints.values() for q in qs]
+        quads = [c.footprint for cs in self.placed.values() for c in cs]
         if quads:
             cv2.fillPoly(under, [np.round(q).astype(np.int32) for q in quads], 255)
             under = cv2.dilate(under, self._group_kernel)
@@ -317,6 +342,10 @@ class Tracker:
         """Take the scene as the new reference, with its cards and clearings."""
         self.still = rect.copy()
         for zone in analysis.cleared:
-            self.footprints[zone] = []
+            self.placed[zone] = []
         for c in analysis.cards:
-            self.footprints.setdefault(c.zone, []).append(c.footprint)
+            cards = self.placed.setdefault(c.zone, [])
+            if c.is_move() and c.under in cards:
+                cards[cards.index(c.under)] = c
+            else:
+                cards.append(c)

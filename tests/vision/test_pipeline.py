@@ -193,3 +193,19 @@ def test_quick_players_on_a_slow_camera_each_card_is_still_reported():
     assert [o.zone for o in seen if isinstance(o, CardSeen)] == ["play:S", "play:E", "play:N", "play:W"]
     assert all(1 <= o.evidence["frames"] <= 3 for o in seen if isinstance(o, CardSeen))
     assert sorted(o.zone for o in seen if isinstance(o, ZoneCleared)) == ["play:E", "play:N", "play:S", "play:W"]
+
+
+def test_a_card_straightened_in_its_zone_is_not_a_new_card():
+    from vision.deck import Deck
+    from vision.render import Nudge
+
+    faces = builtin_faces()
+    size = (1280, 720)
+    renderer = SceneRenderer(faces, TableScene.square(size=size, tilt_deg=20), seed=4, size=size)
+    script = [Play("S", 3), Play("E", 12), Nudge("S"), Play("N", 20), Nudge("N"), Pickup("NS")]
+    frames = list(renderer.frames(script, 15.0))
+    view = locate_table(frames[0][1], TableLayout())
+    pipeline = Pipeline(Deck(faces={c: [f] for c, f in faces.items()}), view.image_to_table, default_zones())
+    seen = [(type(o).__name__, o.zone) for t, f in frames for o in pipeline.process(t, f)]
+    assert seen[:3] == [("CardSeen", "play:S"), ("CardSeen", "play:E"), ("CardSeen", "play:N")]
+    assert sorted(seen[3:]) == [("ZoneCleared", "play:E"), ("ZoneCleared", "play:N"), ("ZoneCleared", "play:S")]
