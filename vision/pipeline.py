@@ -51,6 +51,13 @@ class _Pending:
     frame: np.ndarray           # the last frame read (for the evidence thumbnail)
 
 
+def _settled(reads: list, min_confidence: float) -> bool:
+    """Two frames in a row read the same card, confidently: more frames of a still
+    scene would only repeat them."""
+    return len(reads) >= 2 and reads[-1][0] is not None and reads[-1][0] == reads[-2][0] and \
+        min(reads[-1][1], reads[-2][1]) >= min_confidence
+
+
 class FrameSizeError(ValueError):
     """Frames of another resolution than the one the table was calibrated on."""
 
@@ -172,7 +179,10 @@ class Pipeline:
         for c in pending.analysis.cards:
             c.reads.append(self.read(frame, c.quad))
         pending.frame = frame
-        return self._decide() if len(pending.analysis.cards[0].reads) >= self.votes else []
+        if len(pending.analysis.cards[0].reads) >= self.votes or all(_settled(c.reads, self.min_confidence)
+                                                                      for c in pending.analysis.cards):
+            return self._decide()
+        return []
 
     def _decide(self) -> list[Observation]:
         """The still scene's cards, from the reads made while it lasted (``votes`` frames,
