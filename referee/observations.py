@@ -34,7 +34,7 @@ from typing import Any, Optional
 
 import math
 
-from .cards import Card, CardError, card_name, parse_card
+from .cards import CARD_NAMES, Card, CardError, card_name, parse_card
 from .seats import SEAT_NAMES, Seat, SeatError, parse_seat
 
 SOURCES = ("camera", "rfid", "console")
@@ -191,9 +191,15 @@ def _zone(value: Any, required: bool) -> Optional[str]:
     return value
 
 
+_BY_NAME = {name: i for i, name in enumerate(CARD_NAMES)}
+
+
 def _card(value: Any) -> Optional[Card]:
     if value is None:
         return None
+    known = _BY_NAME.get(value) if isinstance(value, str) else None
+    if known is not None:
+        return known                      # the canonical form, as sensors send it
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise ObservationError(f"card {value!r} is not a card name such as Jh")
     if isinstance(value, int):

@@ -95,11 +95,18 @@ class EventStore:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('header', ?)", (json.dumps(header),))
 
     # -- appending ------------------------------------------------------------
-    def append_observation(self, raw: str, status: str, reason: Optional[str] = None,
-                           cursor: Optional[str] = None) -> int:
+    def append_observations(self, rows: Iterable[tuple[str, Optional[str], Optional[str]]]) -> int:
+        """Append ``(raw, cursor, rejection reason)`` rows; returns the id of the first."""
         self.begin()
-        return self.db.execute("INSERT INTO observations (raw, status, reason, cursor) VALUES (?, ?, ?, ?)",
-                               (raw, status, reason, cursor)).lastrowid
+        first = (self.db.execute("SELECT COALESCE(MAX(id), 0) FROM observations").fetchone()[0]) + 1
+        self.db.executemany("INSERT INTO observations (raw, status, reason, cursor) VALUES (?, ?, ?, ?)",
+                            ((raw, "rejected" if reason else "accepted", reason, cursor)
+                             for raw, cursor, reason in rows))
+        return first
+
+    def mark_rejected(self, rows: Iterable[tuple[str, int]]) -> None:
+        """Observations found unusable when acted on (a time going back): ``(reason, id)``."""
+        self.db.executemany("UPDATE observations SET status='rejected', reason=? WHERE id=?", rows)
 
     def append_events(self, events: Iterable[tuple[int, Optional[int], dict[str, Any]]]) -> None:
         self.begin()
@@ -190,39 +197,66 @@ class StoredReferee(TableReferee):
             self.store.append_events((self._stored_events + i + 1, obs_id, ev) for i, ev in enumerate(new))
             self._stored_events = len(self.events)
 
-    def _ingest_raw(self, raw: str, cursor: Optional[str], store: bool = True) -> list[Output]:
+    @staticmethod
+    def _parse(raw: str) -> tuple[Optional[Observation], Optional[str]]:
         try:
-            data = json.loads(raw)
-            obs = from_dict(data)
+            return from_dict(json.loads(raw)), None
+        except ObservationError as exc:
+            return None, str(exc)
+        except ValueError as exc:
+            return None, f"not JSON: {exc}"
+
+    def _act(self, obs: Optional[Observation], reason: Optional[str]) -> tuple[list[Output], Optional[str]]:
+        """Act on one parsed observation; returns the outputs and why it was rejected, if it was."""
+        if obs is not None and reason is None:
             reason = self.check(obs)
-        except (ValueError, ObservationError) as exc:
-            obs, reason = None, str(exc) if isinstance(exc, ObservationError) else f"not JSON: {exc}"
-        if store:
-            oid = self.store.append_observation(raw, "rejected" if reason else "accepted", reason, cursor)
         if obs is None or reason:
-            return self.reject(reason)
-        outputs = self.ingest(obs, checked=True)
-        if store:
-            self._after(oid)
-        return outputs
+            return self.reject(reason), reason
+        return self.ingest(obs, checked=True), None
+
+    def _ingest_raw(self, raw: str, cursor: Optional[str], store: bool = True) -> list[Output]:
+        obs, reason = self._parse(raw)
+        if not store:
+            return self._act(obs, reason)[0]
+        return self._ingest_parsed([(raw, cursor, obs, reason)])
 
     def ingest_raw(self, raw: str, cursor: Optional[str] = None) -> list[Output]:
         outputs = self._ingest_raw(raw, cursor)
         self.store.commit()
         return outputs
 
+    def _ingest_parsed(self, rows: list[tuple[str, Optional[str], Optional[Observation], Optional[str]]]
+                       ) -> list[Output]:
+        """Append a burst's observations, then act on each in order, then append the game events
+        (one transaction, committed by the caller)."""
+        first = self.store.append_observations((raw, cursor, reason) for raw, cursor, _, reason in rows)
+        outputs: list[Output] = []
+        late_rejects = []
+        for i, (raw, cursor, obs, reason) in enumerate(rows):
+            out, why = self._act(obs, reason)
+            outputs += out
+            if why and not reason:
+                late_rejects.append((why, first + i))
+            self._after(first + i)
+        if late_rejects:
+            self.store.mark_rejected(late_rejects)
+        return outputs
+
     def ingest_burst(self, items: Iterable[Observation | str | tuple[str, str]]) -> list[Output]:
         """Store and act on a burst in one transaction; outputs come back after the commit.
 
-        Items are observations, raw JSON texts, or ``(raw, cursor)`` pairs."""
-        outputs: list[Output] = []
+        Items are observations, raw JSON texts, or ``(raw, cursor)`` pairs. The
+        observations are appended before any of them is acted on."""
+        rows = []
         for item in items:
             if isinstance(item, tuple):
-                outputs += self._ingest_raw(item[0], item[1])
+                raw, cursor = item
             elif isinstance(item, str):
-                outputs += self._ingest_raw(item, None)
+                raw, cursor = item, None
             else:
-                outputs += self._ingest_raw(json.dumps(to_dict(item)), None)
+                raw, cursor = json.dumps(to_dict(item)), None
+            rows.append((raw, cursor, *self._parse(raw)))
+        outputs = self._ingest_parsed(rows)
         self.store.commit()
         return outputs
 

@@ -68,7 +68,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from .cards import Card, card_name, iter_cards, mask_of, pretty
+from .cards import Card, card_name, iter_cards, mask_of, parse_card, pretty
 from .game import Game
 from .observations import (CardGone, CardSeen, ConsoleAction, Observation, ObservationError, SensorState,
                            ZoneCleared)
@@ -363,12 +363,13 @@ class TableReferee:
         winner = None
         if event.get("pickup") and event["type"] == "play" and self.game.play is not None:
             after = self.game.play.copy()
-            after.play(parse_card_text(event["card"]))
-            winner = after.tricks[-1].winner if after.tricks else None
-            trick = len(after.tricks)
+            after.play(parse_card(event["card"]))
+            winners = after.winners
+            winner = winners[-1] if winners else None
+            trick = len(winners)
         found = self.game.apply(event)
         if event["type"] == "play" and event.get("evidence"):
-            self._evidence.setdefault((hand, parse_card_text(event["card"])), tuple(event["evidence"]))
+            self._evidence.setdefault((hand, parse_card(event["card"])), tuple(event["evidence"]))
         n = len(self.game.events)
         self._out.append(Output("event", {"n": n, "event": event}))
         for v in found:
@@ -528,7 +529,7 @@ class TableReferee:
             old = self.game.events[c.ref - 1]
             if card_name(chosen) != old["card"]:
                 self._correct(c.ref, {**old, "card": card_name(chosen)}, "misread", why)
-            self._camera_only.pop((c.hand, parse_card_text(old["card"])), None)
+            self._camera_only.pop((c.hand, parse_card(old["card"])), None)
         self._settle_conflict(c, {"confirm": "confirmed", "dismiss": "dismissed"}.get(a.action, "resolved"),
                               a.action)
 
@@ -921,14 +922,15 @@ class TableReferee:
                 item.conflict = c.id
                 return True
         doubtful = camera_only or (not rfid_on and item.card_override is None)
-        if doubtful and self._would_violate(to_play, card):
+        violates = self._would_violate(to_play, card)
+        if doubtful and violates:
             c = self._conflict("camera-only", f"only the camera read {SEAT_NAMES[to_play]}'s card, {pretty(card)} "
                                f"({item.conf:.0%} sure), and it would be a violation: confirm the card",
                                trick=trick, seat=to_play, blocking=True, evidence=tuple(item.oids), proposal=card)
             c.item = item
             item.conflict = c.id
             return True
-        if self._would_violate(to_play, card) and self._ask_about(to_play):
+        if violates and self._ask_about(to_play):
             return True
         if trick == 8 and len(play.trick) == 3 and play.hand(0) is None and self._doubt_before_audit(card):
             return True
@@ -1060,6 +1062,3 @@ class TableReferee:
         return state
 
 
-def parse_card_text(text: str) -> Card:
-    from .cards import parse_card
-    return parse_card(text)
