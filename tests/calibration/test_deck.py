@@ -1,0 +1,90 @@
+"""``belote-table calibrate deck`` and the live enrolment: photos of single
+cards under the overhead camera (rendered from the project's drawn deck)."""
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.deck import LiveEnrolment
+from referee.cards import card_name
+from vision.deck import Deck
+from vision.evaluate import overhead_shots
+from vision.faces import builtin_faces
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "web_dashboard.main", *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.fixture(scope="module")
+def shots():
+    return overhead_shots(builtin_faces(), seed=31)
+
+
+def _write(folder, shots, skip=()):
+    folder.mkdir(parents=True, exist_ok=True)
+    for card, (frame, _) in shots.items():
+        if card not in skip:
+            cv2.imwrite(str(folder / f"{card_name(card)}.png"), frame)
+
+
+def test_enrols_the_32_cards_with_progress_on_stderr(shots, tmp_path):
+    _write(tmp_path / "photos", shots)
+    (tmp_path / "photos" / "notes.txt").write_text("not a photo")
+    (tmp_path / "photos" / "table.png").write_bytes(b"")          # not named after a card
+    done = _cli("calibrate", "deck", "--images", str(tmp_path / "photos"), "--out", str(tmp_path / "deck"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    assert "[32/32]" in done.stderr and "table.png: not named after a card" in done.stderr
+    manifest = json.loads((tmp_path / "deck" / "manifest.json").read_text())
+    assert len(manifest["cards"]) == 32
+    assert manifest["abstain"]["min_margin"] > 0
+    assert Deck.load(tmp_path / "deck").missing() == []
+
+
+def test_blurred_and_misplaced_shots_are_refused_and_nothing_written(shots, tmp_path):
+    photos = tmp_path / "photos"
+    _write(photos, {c: shots[c] for c in (3, 4)})                                     # Ts, Js: fine
+    frame0, _ = shots[0]
+    cv2.imwrite(str(photos / "7s.png"), cv2.GaussianBlur(frame0, (0, 0), 6))          # blurred
+    cv2.imwrite(str(photos / "8s.png"), shots[8][0] // 2 + shots[1][0] // 2)            # two cards in view
+    cv2.imwrite(str(photos / "9s.png"), np.full_like(frame0, 90))                      # no card at all
+    done = _cli("calibrate", "deck", "--images", str(photos), "--out", str(tmp_path / "deck"))
+    assert done.returncode == 2
+    assert "7s.png: refused" in done.stderr and ("blurred" in done.stderr or "no whole card" in done.stderr)
+    assert "8s.png: refused" in done.stderr
+    assert "9s.png: refused, no whole card found" in done.stderr
+    assert "no usable photo for 7s, 8s, 9s, Qs" in done.stderr and "nothing was written" in done.stderr
+    assert not (tmp_path / "deck").exists()
+    # --partial writes what it has and says what will never be read.
+    partial = _cli("calibrate", "deck", "--images", str(photos), "--out", str(tmp_path / "deck"), "--partial")
+    assert partial.returncode == 0, partial.stderr
+    assert "never read (no photo): 7s, 8s, 9s, Qs" in partial.stderr
+    assert Deck.load(tmp_path / "deck").cards == [3, 4]
+
+
+def test_live_enrolment_asks_for_each_card_and_refuses_bad_frames(shots, tmp_path):
+    live = LiveEnrolment(order=[5, 12, 30])
+    assert live.expected == 5
+    blurred = live.offer(cv2.GaussianBlur(shots[5][0], (0, 0), 6))
+    empty = live.offer(np.full_like(shots[5][0], 90))
+    assert not blurred.accepted and not empty.accepted and live.expected == 5
+    assert "no whole card" in empty.message
+    first = live.offer(shots[5][0])
+    assert first.accepted and first.card == 5 and "now show Jh" in first.message and first.remaining == 2
+    live.offer(shots[12][0])
+    last = live.offer(shots[30][0])
+    assert last.accepted and live.done and last.remaining == 0
+    deck = live.finish(tmp_path / "live-deck")
+    assert Deck.load(tmp_path / "live-deck").cards == [5, 12, 30] == deck.cards
+
+
+def test_missing_folder_is_a_clear_error(tmp_path):
+    done = _cli("calibrate", "deck", "--images", str(tmp_path / "nope"), "--out", str(tmp_path / "deck"))
+    assert done.returncode == 2
+    assert "is not a directory of card photos" in done.stderr
