@@ -380,9 +380,26 @@ class SceneRenderer:
         fingers = [pts([(-40, o - 8), (0, o - 7), (5, o), (0, o + 7), (-40, o + 8)]) for o in (-27, -9, 9, 27)]
         thumb = pts([(-100, 40), (-55, 62), (-48, 70), (-60, 76), (-105, 55)])
         polys = [np.round(p).astype(np.int32) for p in [arm, palm, thumb, *fingers]]
+        self._shadow(frame, polys)
         for poly in polys:              # one by one: fillPoly makes holes where polygons overlap
             cv2.fillPoly(frame, [poly], _SKIN, cv2.LINE_AA)
         cv2.polylines(frame, polys, True, (90, 115, 165), 2, cv2.LINE_AA)
+
+    def _shadow(self, frame: np.ndarray, polys: list[np.ndarray]) -> None:
+        """The hand's soft shadow on the table: it is above the cloth, lit from above-left."""
+        shift = np.array([0.012 * self.size[0], 0.02 * self.size[1]]).round().astype(np.int32)
+        pts = np.concatenate(polys) + shift
+        pad = int(0.02 * self.size[0])
+        x0, y0 = np.maximum(pts.min(axis=0) - pad, 0)
+        x1, y1 = np.minimum(pts.max(axis=0) + pad, self.size)
+        if x0 >= x1 or y0 >= y1:
+            return
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        for poly in polys:
+            cv2.fillPoly(mask, [poly + shift - (x0, y0)], 255)
+        mask = cv2.GaussianBlur(mask, (0, 0), pad / 2)
+        roi = frame[y0:y1, x0:x1]
+        roi[:] = (roi * (1 - 0.35 / 255 * mask.astype(np.float32))[:, :, None]).astype(np.uint8)
 
     # -- drawing ---------------------------------------------------------------------------
     def _to_image(self, pts_mm) -> np.ndarray:
