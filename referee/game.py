@@ -344,8 +344,8 @@ class Game:
                 hand.play = HandPlay(contract.mode, leader, self.options, hands)
                 if hand.turned is not None and hands is not None and not hands[contract.taker] >> hand.turned & 1:
                     holder = next(s for s in range(4) if hands[s] >> hand.turned & 1)
-                    found.append(Violation("wrong-pickup", holder, f"{SEAT_NAMES[contract.taker]} took, but the "
-                                           f"turned {pretty(hand.turned)} went to {SEAT_NAMES[holder]}",
+                    found.append(Violation("misdeal", hand.dealer, f"{SEAT_NAMES[contract.taker]} took, but the "
+                                           f"turned {pretty(hand.turned)} was dealt to {SEAT_NAMES[holder]}",
                                            card=hand.turned))
                     hand.violations.extend(found)
         return found

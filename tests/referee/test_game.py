@@ -318,7 +318,8 @@ def test_classic_the_turned_card_must_go_to_the_taker():
     deal["hands"][other] = [turned] + deal["hands"][other][1:]
     game = Game.from_events(events[:i] + [deal])
     found = [v for e in calls for v in game.apply(e)]
-    assert [(v.rule, "NESW"[v.seat]) for v in found] == [("wrong-pickup", other)]
+    assert [(v.rule, v.seat) for v in found] == [("misdeal", game.dealer)]
+    assert f"was dealt to {other}" in found[0].message
 
 
 def test_without_hands_a_card_played_twice_is_reported_once():
