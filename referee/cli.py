@@ -25,6 +25,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     legal.add_argument("--trump", required=True, help="trump mode: s h d c, sa (no trump) or ta (all trump)")
     legal.add_argument("--trick", default="", help='cards already played to the trick, leader first, e.g. "As 7s"')
     legal.add_argument("--hand", required=True, help='the cards of the player to play, e.g. "Ks 9s Jh"')
+    legal.add_argument("--explain", action="store_true",
+                       help="also say on stderr why each other card is illegal (the player to play is S)")
     legal.set_defaults(func=_legal)
 
     check = sub.add_parser("check", help="replay a game record: contracts, points, scores, violations",
@@ -86,7 +88,34 @@ def _legal(args: argparse.Namespace) -> int:
     except (CardError, RulesError, PlayError) as exc:
         return _fail(str(exc))
     print(" ".join(card_name(c) for c in cards_in_order(mask, hand)))
+    if args.explain:
+        for line in _why_illegal(options, trump, trick, hand, mask):
+            print(line, file=sys.stderr)
     return 0
+
+
+def _why_illegal(options, trump: int, trick: list[int], hand: list[int], legal: int) -> list[str]:
+    """One line per illegal card of ``hand``: the rule and the play engine's sentence, with the
+    player to play seated at S and the trick's players before them."""
+    from .cards import card_name, mask_of
+    from .play import HandPlay
+    from .seats import SOUTH
+
+    step = 1 if options.clockwise else 3
+    leader = (SOUTH - len(trick) * step) & 3
+    hands = [0, 0, 0, 0]
+    for i, card in enumerate(trick):
+        hands[(leader + i * step) & 3] = 1 << card
+    hands[SOUTH] = mask_of(hand)
+    state = HandPlay(trump, leader, options, hands)
+    for card in trick:
+        state.play(card)
+    lines = []
+    for card in hand:
+        if not legal >> card & 1:
+            violation = state.copy().play(card)
+            lines.append(f"{card_name(card)}: {violation.rule}: {violation.message}")
+    return lines
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -124,3 +124,10 @@ def test_check_reads_a_record_from_stdin(tmp_path):
     result = subprocess.run([sys.executable, "-m", "web_dashboard.main", "referee", "check", "-", "--json"],
                             stdin=record.open(), capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 0 and len(json.loads(result.stdout)["hands"]) == 2
+
+
+def test_legal_explain_says_why_each_other_card_is_illegal_on_stderr(capsys):
+    code, out, err = run(capsys, "referee", "legal", "--rules", "classic", "--trump", "h",
+                         "--trick", "As Jh", "--hand", "Ad 9h 8h", "--explain")
+    assert (code, out) == (0, "9h 8h\n")
+    assert len(err.splitlines()) == 1 and err.startswith("Ad: must-undertrump: S held ♥8 but did not trump")
