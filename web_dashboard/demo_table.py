@@ -196,8 +196,12 @@ class DemoTable:
                 self.table.ingest(dataclasses.replace(obs, t=self.now(), by="demo"))
             elif obs.source == "rfid" and isinstance(obs, (CardSeen, CardGone)) and obs.card is not None:
                 self.vt.put(obs.card, obs.zone if isinstance(obs, CardSeen) else None)
-        if self.table.referee.game.over:
-            say(f"demo: game over, {self.table.referee.game.summary()['totals']}; the dashboard stays up")
+        game = self.table.referee.game
+        if game.over:
+            say(f"demo: game over, {game.summary()['totals']}; the dashboard stays up")
+        elif not self._stop.is_set():
+            say(f"demo: the simulated hands ran out before the target score ({game.summary()['totals']}); "
+                f"the dashboard stays up (another game: --seed N)")
 
     def _fault(self, kind: str, t: float) -> Optional[float]:
         say(f"demo: planting a fault on the serial link: {kind}")
