@@ -1,0 +1,113 @@
+"""``belote-table vision evaluate``: enrol from part of a labelled set, report
+on the rest, draw the confusion matrix. Run end to end on a small labelled set
+in the real set's format (YOLO index boxes, manifest.csv, classes.txt), made
+from overhead shots of the project's drawn deck; the figures on the real
+photos are in docs/vision.md (``make bench`` / the command itself)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cards import card_name, parse_card
+from vision.evaluate import (ATTRIBUTION, EvaluationError, Photo, Tally, confusion_png, dataset_card,
+                             format_table, load_dataset, overhead_shots, truth_of)
+from vision.faces import builtin_faces
+
+DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cardcounter_real"
+CARDS = [parse_card(c) for c in ("7s", "Jh", "Qd", "Ac", "Th", "9c")]
+
+
+def _label(card: int) -> str:
+    name = card_name(card)
+    return ("10" if name[0] == "T" else name[0]) + name[1].upper()
+
+
+@pytest.fixture(scope="module")
+def tiny_set(tmp_path_factory):
+    """Two single-card photos per card, labelled like the real set."""
+    root = tmp_path_factory.mktemp("tiny")
+    (root / "images").mkdir()
+    (root / "labels").mkdir()
+    classes = (DATASET / "classes.txt").read_text().split("\n")
+    (root / "classes.txt").write_text("\n".join(classes))
+    rows = ["image,source_split,n_boxes,cards"]
+    faces = builtin_faces()
+    for k in range(2):
+        for card, (frame, quad) in overhead_shots({c: faces[c] for c in CARDS}, seed=40 + k).items():
+            name = f"IMG_2022_{k}_{card_name(card)}.jpg"
+            # 640x640 like the real set (cut around the card), with its index boxes.
+            x0, y0 = (np.array(frame.shape[1::-1]) - 640) // 2
+            cv2.imwrite(str(root / "images" / name), frame[y0:y0 + 640, x0:x0 + 640])
+            tl, tr, br, bl = quad - [x0, y0]
+            centres = [tl + 0.1 * (tr - tl) + 0.1 * (bl - tl), br + 0.1 * (bl - br) + 0.1 * (tr - br)]
+            lines = [f"{classes.index(_label(card))} {x / 640:.5f} {y / 640:.5f} 0.01 0.01" for x, y in centres]
+            (root / "labels" / name.replace(".jpg", ".txt")).write_text("\n".join(lines) + "\n")
+            rows.append(f"{name},train,2,{_label(card)}")
+    (root / "manifest.csv").write_text("\n".join(rows) + "\n")
+    return root
+
+
+def test_evaluate_end_to_end_report_and_picture(tiny_set, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "web_dashboard.main", "vision", "evaluate", "--dataset",
+                           str(tiny_set), "--out", str(tmp_path / "ev"), "--rendered", "0", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    real = report["sets"]["real:classic"]
+    assert real["count"] == len(CARDS)                    # one photo per card held out, each found
+    assert real["wrong"] == 0 and real["right"] >= len(CARDS) // 2     # small JPEG crops: some abstain
+    assert report["enrolment"]["classic"]["cards"] == len(CARDS)
+    assert report["attribution"] == ATTRIBUTION
+    picture = cv2.imread(str(tmp_path / "ev" / "confusion-real-classic.png"))
+    assert picture is not None and picture.shape[0] > 32 * 18
+    assert json.loads((tmp_path / "ev" / "report.json").read_text())["sets"] == report["sets"]
+    assert "choosing one enrolment photo per card" in done.stderr
+
+
+def test_missing_dataset_is_exit_2_with_what_to_do(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "web_dashboard.main", "vision", "evaluate", "--dataset",
+                           str(tmp_path / "none"), "--out", str(tmp_path / "ev")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "pass --dataset DIR" in done.stderr
+
+
+def test_truth_of_a_quad_from_the_labelled_index_boxes():
+    photo = Photo(Path("x.jpg"), "x.jpg", ["JH", "JH", "5C"], np.float32([[10, 10], [50, 70], [200, 200]]))
+    card = np.float32([[0, 0], [60, 0], [60, 80], [0, 80]])
+    assert truth_of(card, photo) == ("card", {"JH"})
+    assert truth_of(card + 300, photo)[0] == "empty"
+    assert truth_of(np.float32([[0, 0], [300, 0], [300, 300], [0, 300]]), photo)[0] == "merged"
+
+
+def test_tally_and_table_keep_the_attribution(tmp_path):
+    tally = Tally()
+    tally.add(parse_card("Jh"), parse_card("Jh"), "a")
+    tally.add(parse_card("Jh"), None, "b")
+    tally.add(parse_card("Qs"), parse_card("Qc"), "c")
+    s = tally.summary()
+    assert (s["right"], s["wrong"], s["abstained"], s["count"]) == (1, 1, 1, 3)
+    assert s["wrong_examples"] == ["c: Qs read as Qc"]
+    assert confusion_png(tally, tmp_path / "c.png", "t").exists()
+    table = format_table({"sets": {"real:classic": s}, "locator": {}, "attribution": ATTRIBUTION})
+    assert "real:classic" in table and "CC BY 4.0" in table
+
+
+def test_the_real_set_loads_with_its_two_designs():
+    if not (DATASET / "manifest.csv").is_file():
+        pytest.fail(f"the labelled photo set is missing at {DATASET}: put shared/datasets beside the repository")
+    photos = load_dataset(DATASET)
+    assert len(photos) == 662
+    designs = {p.design() for p in photos}
+    assert designs == {"classic", "black-gold"}
+    assert sum(1 for p in photos if all(dataset_card(c) is not None for c in p.cards)) >= 300
+
+
+def test_load_dataset_error_names_the_path(tmp_path):
+    with pytest.raises(EvaluationError, match="not at"):
+        load_dataset(tmp_path)
