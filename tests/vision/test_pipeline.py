@@ -191,7 +191,7 @@ def test_quick_players_on_a_slow_camera_each_card_is_still_reported():
     script = [Play(s, c, hold=0.5) for s, c in zip("SENW", parse_cards("7s 8s 9s Ts"))] + [Pickup("NS", hold=0.3)]
     pipeline = Pipeline(Deck(faces={c: [f] for c, f in faces.items()}), np.linalg.inv(scene.table_to_image),
                         scene.zones)
-    seen = [o for t, frame in renderer.frames(script, fps=6.0) for o in pipeline.process(t, frame)]
+    seen = list(pipeline.run(renderer.frames(script, fps=6.0)))
     assert [o.zone for o in seen if isinstance(o, CardSeen)] == ["play:S", "play:E", "play:N", "play:W"]
     assert all(1 <= o.evidence["frames"] <= 3 for o in seen if isinstance(o, CardSeen))
     assert sorted(o.zone for o in seen if isinstance(o, ZoneCleared)) == ["play:E", "play:N", "play:S", "play:W"]
