@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 import urllib.request
+from http.cookiejar import CookieJar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -135,6 +136,15 @@ class SSE:
             self._response.close()
         except OSError:
             pass
+
+
+def referee_stream(server) -> SSE:
+    """The referee feed, through the per-table sign-in link the server printed."""
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.open(server.links["t1"]["signin"]).read()
+    cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+    return SSE(f"{server.base}/stream/t1?feed=referee", headers={"Cookie": cookie})
 
 
 @pytest.fixture(scope="session")

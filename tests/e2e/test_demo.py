@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from conftest import SSE, start_server
+from conftest import SSE, referee_stream, start_server
 
 DELAY = 3.0
 
@@ -22,17 +22,6 @@ def demo(tmp_path_factory):
                           tmp_path_factory.mktemp("demo"))
     yield server
     server.stop()
-
-
-def referee_stream(server) -> SSE:
-    """The referee feed, through the per-table sign-in link the demo printed."""
-    from http.cookiejar import CookieJar
-
-    jar = CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    opener.open(server.links["t1"]["signin"]).read()
-    cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
-    return SSE(f"{server.base}/stream/t1?feed=referee", headers={"Cookie": cookie})
 
 
 def progress(state: dict) -> tuple:
