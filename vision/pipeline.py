@@ -36,7 +36,7 @@ import numpy as np
 from referee.cards import card_name
 from referee.observations import CardSeen, Observation, SensorState, ZoneCleared
 
-from .track import PLAY_ZONES, Analysis, Tracker, TablePlane, vote
+from .track import MIN_CONFIDENCE, PLAY_ZONES, Analysis, Tracker, TablePlane, vote
 from .watch import Watcher
 
 
@@ -75,7 +75,7 @@ class Pipeline:
 
     def __init__(self, deck, image_to_table, zones: dict, camera=None, recheck: Optional[Callable] = None,
                  thumbnails: str | Path | None = None, watch: tuple[str, ...] = PLAY_ZONES,
-                 settle: int = 1, votes: int = 3, min_confidence: float = 0.8,
+                 settle: int = 1, votes: int = 3, min_confidence: float = MIN_CONFIDENCE,
                  absorb_after: float = 3.0, recheck_every: float = 2.0,
                  reader: Optional[Callable] = None, frame_size: Optional[tuple[int, int]] = None):
         if votes < 1 or settle < 1:

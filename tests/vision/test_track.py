@@ -74,6 +74,7 @@ def test_votes_resolve_agreement_and_refuse_disagreement():
     split = vote([(jh, 0.9), (qh, 0.9), (None, 0.0)])
     assert split.card is None and split.votes == {str(jh): 1, str(qh): 1, "?": 1}
     assert vote([(jh, 0.3), (jh, 0.35), (jh, 0.3)]).card is None             # agreeing but unsure
+    assert vote([(jh, 0.9), (None, 0.2), (None, 0.1)]).card is None           # one read is not a majority
     assert vote([(None, 0.0)] * 3).card is None
 
 
