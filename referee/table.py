@@ -86,6 +86,8 @@ RFID_WAIT = 1.0
 UNKNOWN_WAIT = 2.0
 #: Seconds after a card left its zone before it counts as taken back (a pickup may be starting).
 TAKEBACK_WAIT = 0.3
+#: A tag seen leaving a hand this soon after it came back is a late read of the earlier edge.
+STALE_READ = 1.0
 #: Seconds after a trick is cleared to wait for the pile antennas.
 PICKUP_WAIT = 1.5
 #: Two arrivals in a seat's hand area further apart than this are two packets.
@@ -335,7 +337,7 @@ class TableReferee:
         self.in_deal: dict[Card, int] = {}
         self.items: list[_Item] = []
         self.hand_off: dict[Card, tuple[Seat, int, float]] = {}
-        self.back_in_hand: set[Card] = set()
+        self.back_in_hand: dict[Card, float] = {}                # card -> when it came back to the hand
         self.gone_cards: set[Card] = set()                       # trick cards seen leaving their zone
         self.played: dict[Card, tuple[int, Seat, int]] = {}      # card -> (trick, seat, event n)
         self.says: dict[Seat, int] = {}
@@ -585,7 +587,7 @@ class TableReferee:
     def _hand_seen(self, obs: CardSeen, seat: Seat, oid: int) -> None:
         if self.mode == "play":                       # a card shown and taken back into the hand
             self.hand_off.pop(obs.card, None)
-            self.back_in_hand.add(obs.card)
+            self.back_in_hand[obs.card] = obs.t
             for item in [i for i in self.items if i.card == obs.card and i.conflict is None]:
                 self.items.remove(item)
                 self._out.append(Output("notice", {"message": f"{pretty(obs.card)} was shown and taken back "
@@ -611,8 +613,11 @@ class TableReferee:
                            "(confirm to redeal, dismiss to play on)", seat=self.dealer, evidence=(oid,),
                            blocking=True)
         elif self.mode == "play":
+            back = self.back_in_hand.get(obs.card)
+            if back is not None and obs.t - back < STALE_READ:
+                return                                # a late read of the card leaving before it came back
+            self.back_in_hand.pop(obs.card, None)
             self.hand_off[obs.card] = (seat, oid, obs.t)
-            self.back_in_hand.discard(obs.card)
             if obs.card in self.played:
                 return
             for item in self.items:
@@ -737,7 +742,7 @@ class TableReferee:
         card = obs.card
         camera = obs.source == "camera"
         play = self.game.play
-        if not camera and card in self.back_in_hand:
+        if not camera and card in self.back_in_hand and obs.t - self.back_in_hand[card] < STALE_READ:
             return                                    # a late read of a card already back in its hand
         if card is not None and card in self.played:
             trick, seat, _ = self.played[card]
@@ -752,9 +757,11 @@ class TableReferee:
             if card is not None and card == (item.cam if camera else item.rfid):
                 return
         target = None
-        for item in sorted(self.items, key=lambda i: i.t):
-            if item.zone != zone or item.conflict is not None or item.early or item.closed:
-                continue
+        here = [i for i in sorted(self.items, key=lambda i: i.t)
+                if i.zone == zone and i.conflict is None and not i.early and not i.closed]
+        if card is not None:                          # the same card from the other sensor
+            target = next((i for i in here if (i.rfid if camera else i.cam) == card), None)
+        for item in [] if target is not None else here:
             if camera:
                 # One card per zone and trick: a second look at the zone refines the first.
                 if item.cam_seen and not (card is not None and (item.cam is None or obs.confidence > item.conf)):
@@ -991,6 +998,8 @@ class TableReferee:
         for other in [i for i in self.items if i.conflict is None and not i.early and
                       (i.card == card or (i.seat == seat and not i.zone_seen))]:
             self.items.remove(other)                  # the same card seen twice, or a stale hand read
+            if other.say and "say" not in event:
+                event["say"] = other.say              # "belote" was said over the other reading
         self.hand_off.pop(card, None)
         mismatch = item.cam_seen and item.cam is not None and item.rfid is not None and item.cam != item.rfid \
             and item.card_override is None

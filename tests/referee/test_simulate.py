@@ -1,0 +1,62 @@
+"""The seeded noisy table, and the table referee measured against it (the issue's targets, on a sample)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from referee.observations import CardSeen
+from referee.simulate import Faults, FaultsError, VIOLATION_KINDS, parse_faults, run, simulate
+
+
+def test_the_same_seed_gives_the_same_table_and_another_seed_another():
+    a, b = simulate(5, seed=8), simulate(5, seed=8)
+    assert a.observations == b.observations and a.record == b.record and a.planted == b.planted
+    assert simulate(5, seed=9).observations != a.observations
+
+
+def test_observations_come_in_time_order_from_both_sensors_and_the_console():
+    sim = simulate(5, seed=8)
+    times = [o.t for o in sim.observations]
+    assert times == sorted(times)
+    sources = {o.source for o in sim.observations}
+    assert sources == {"camera", "rfid", "console"}
+    frames = [o.evidence["frame"] for o in sim.observations if isinstance(o, CardSeen) and o.source == "camera"]
+    assert frames and all(f.startswith("cam0:") for f in frames)
+
+
+def test_faults_text():
+    assert parse_faults("default") == Faults()
+    assert parse_faults("none").misread == 0 and parse_faults("none").violations == 0
+    f = parse_faults("misread=0.1,rfid=false")
+    assert f.misread == 0.1 and f.rfid is False and f.unreadable == Faults().unreadable
+    for bad in ("misread=2", "bogus=0.1", "misread"):
+        with pytest.raises(FaultsError, match="--faults"):
+            parse_faults(bad)
+
+
+@pytest.mark.slow
+def test_targets_on_a_sample_of_hands_at_default_fault_rates():
+    """Recall 100%, no accusation that was not planted, every hand scored as the ground truth."""
+    m = run(700, seed=2026)
+    assert m.hands >= 700 and m.planted >= 80
+    assert m.recall == 1.0, m.missed_examples
+    assert m.false_accusations == 0, m.false_examples
+    assert m.hands_exact == m.hands, m.wrong_hands[:5]
+    assert {k for k, v in m.by_kind.items() if v[0]} == set(VIOLATION_KINDS)
+    assert 0 < m.conflicts / m.hands < 1.5
+
+
+def test_more_faults_more_questions_but_still_no_false_accusation():
+    noisy = dataclasses.replace(Faults(), misread=0.08, unreadable=0.05, rfid_miss=0.05, rfid_late=0.08,
+                                duplicate=0.05, takeback=0.03)
+    m = run(120, seed=77, faults=noisy)
+    calm = run(120, seed=77)
+    assert m.false_accusations == 0 and m.recall == 1.0 and m.hands_exact == m.hands
+    assert m.conflicts > calm.conflicts
+
+
+def test_an_rfid_only_table_is_refereed_too():
+    m = run(100, seed=5, faults=parse_faults("camera=false"))
+    assert m.recall == 1.0 and m.hands_exact == m.hands
