@@ -148,17 +148,13 @@ def camera_view(width_mm: float, height_mm: float, size=(1920, 1080), tilt_deg: 
 
 @dataclass
 class Effects:
-    """How hard the camera's life is. All on by default; ``Effects.clean()`` for debugging."""
-    cloth: str | None = None        # None: chosen by the seed
+    """How hard the camera's life is; all on by default (0 turns one off)."""
+    cloth: str | None = None        # one of CLOTHS; None: chosen by table_seed
     light: float = 0.35             # depth of the uneven-light gradient (0 = flat)
     glare: float = 70.0             # brightest added glare (grey levels)
     blur: float = 0.8               # lens blur sigma, pixels
     noise: float = 3.0              # sensor noise sigma, grey levels
     table_seed: int = 0             # the table's look (cloth, lamp, glare): the same for every renderer of it
-
-    @classmethod
-    def clean(cls):
-        return cls(light=0.0, glare=0.0, blur=0.0, noise=0.0)
 
 
 @dataclass(eq=False)          # each card on the table is itself, whatever it looks like
@@ -227,14 +223,14 @@ class SceneRenderer:
             frame = canvas.copy()
             if i < len(steps) and steps[i].draw and t >= steps[i].start:
                 steps[i].draw(frame, t)
-            yield t, self._camera(frame, k)
+            yield t, self._camera(frame)
 
     def lone_card(self, card: int, angle: float = 0.0) -> np.ndarray:
         """One frame with one card lying in the middle of the table: an enrolment
         shot (``calibrate deck`` enrols from such pictures, through the same camera)."""
         frame = self.background.copy()
         self._paste(frame, self.faces[card], (self.scene.width_mm / 2, self.scene.height_mm / 2, angle))
-        return self._camera(frame, 0)
+        return self._camera(frame)
 
     def card_corners(self, pose) -> np.ndarray:
         """Image corners of a card lying at ``pose`` (x mm, y mm, angle deg)."""
@@ -438,7 +434,8 @@ class SceneRenderer:
             self._paste(canvas, item.face, item.pose)
         return canvas
 
-    def _camera(self, frame: np.ndarray, k: int) -> np.ndarray:
+    def _camera(self, frame: np.ndarray) -> np.ndarray:
+        """What the sensor adds: the glare spot and this frame's noise."""
         if self.glare is not None:
             (x0, y0, x1, y1) = self.glare_roi
             frame[y0:y1, x0:x1] = cv2.add(frame[y0:y1, x0:x1], self.glare)
