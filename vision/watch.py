@@ -76,7 +76,3 @@ class Watcher:
         """The current scene (the last frame looked at), or the scene of ``thumbnail``,
         is the new still reference."""
         self.still = self.prev if thumbnail is None else thumbnail
-
-    def change_mask(self) -> np.ndarray:
-        """Thumbnail pixels that differ from the last still scene (255) — where to look."""
-        return cv2.threshold(cv2.absdiff(self.prev, self.still), self.threshold, 255, cv2.THRESH_BINARY)[1]
