@@ -38,6 +38,8 @@ def test_recheck_tells_a_moved_camera_from_hidden_markers():
     shifted = cv2.warpAffine(frame, np.float32([[1, 0, 12], [0, 1, -7]]), SIZE)
     moved = recheck(shifted, view)
     assert moved.state == "moved" and moved.shift_px > 10
+    far = cv2.warpAffine(frame, np.float32([[0.9, 0, 110], [0, 0.9, 60]]), SIZE)   # knocked well off
+    assert recheck(far, view).state == "moved"
     hidden = frame.copy()
     for corners in list(view.markers_px.values())[:3]:      # three markers under sleeves
         x0, y0 = corners.min(axis=0).astype(int) - 10
