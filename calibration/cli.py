@@ -82,8 +82,10 @@ def add_table(sub) -> None:
                                    "zones.png, the zones drawn over the camera view.")
     p.add_argument("--source", required=True, metavar="S", help="camera index, video, stream or image folder")
     p.add_argument("--profile", required=True, metavar="DIR", help="table profile directory")
-    p.add_argument("--width-mm", type=float, default=0.0, help="table width between the marker rows' outer edges")
-    p.add_argument("--height-mm", type=float, default=0.0)
+    p.add_argument("--width-mm", type=float, default=0.0,
+                   help="table width; the corner markers sit 15 mm in from its edges "
+                        "(default: the profile's, else 800)")
+    p.add_argument("--height-mm", type=float, default=0.0, help="its height (default: the width)")
     p.add_argument("--marker-mm", type=float, default=60.0)
     p.set_defaults(func=lazy("calibration.table:command"))
 

@@ -186,7 +186,8 @@ def command(args) -> int:
 
     profile = TableProfile(args.profile)
     try:
-        layout = TableLayout(args.width_mm, args.height_mm, args.marker_mm) if args.width_mm else profile.layout()
+        layout = TableLayout(args.width_mm, args.height_mm or args.width_mm, args.marker_mm) if args.width_mm \
+            else profile.layout()
         image = first_still_frame(args.source)
         view = locate_table(image, layout, profile.camera())
         profile.save_table(layout, view)
