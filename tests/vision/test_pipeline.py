@@ -211,3 +211,19 @@ def test_a_card_straightened_in_its_zone_is_not_a_new_card():
     seen = [(type(o).__name__, o.zone) for t, f in frames for o in pipeline.process(t, f)]
     assert seen[:3] == [("CardSeen", "play:S"), ("CardSeen", "play:E"), ("CardSeen", "play:N")]
     assert sorted(seen[3:]) == [("ZoneCleared", "play:E"), ("ZoneCleared", "play:N"), ("ZoneCleared", "play:S")]
+
+
+@pytest.mark.parametrize("tilt", [0, 45, 55])
+def test_straight_down_or_at_a_steep_angle(tilt):
+    from vision.deck import Deck
+
+    faces = builtin_faces()
+    size = (1280, 720)
+    renderer = SceneRenderer(faces, TableScene.square(size=size, tilt_deg=tilt, turn_deg=10), seed=2, size=size)
+    script = [Play(s, c) for s, c in zip("SENW", parse_cards("Jh 9h Ah 7h"))] + [HandPass("N"), Pickup("EW")]
+    frames = list(renderer.frames(script, 15.0))
+    view = locate_table(frames[0][1], TableLayout())
+    pipeline = Pipeline(Deck(faces={c: [f] for c, f in faces.items()}), view.image_to_table, default_zones())
+    seen = list(pipeline.run(frames))
+    assert [o.zone for o in seen if isinstance(o, CardSeen)] == ["play:S", "play:E", "play:N", "play:W"]
+    assert sorted(o.zone for o in seen if isinstance(o, ZoneCleared)) == ["play:E", "play:N", "play:S", "play:W"]
