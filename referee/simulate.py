@@ -418,8 +418,9 @@ def _play_hand(em: _Emitter, rng: random.Random, options: Options, contract, dea
             seat, card, say = chosen[position]
             tp = times[position]
             zone = f"play:{SEAT_NAMES[seat]}"
-            if rng.random() < em.f.takeback and position > 0 and out_of_turn != (trick, position):
-                shown = rng.choice(list(_iter(hp_hand_before(held, plays, number, trick, seat, card))) or [card])
+            others = list(_iter(hp_hand_before(held, plays, number, trick, seat, card)))
+            if rng.random() < em.f.takeback and position > 0 and out_of_turn != (trick, position) and others:
+                shown = rng.choice(others)
                 em.camera_seen(tp - 0.9, zone, shown, honest=True)
                 em.rfid(tp - 0.9, False, f"hand:{SEAT_NAMES[seat]}", shown)
                 em.rfid(tp - 0.85, True, zone, shown)

@@ -87,7 +87,7 @@ UNKNOWN_WAIT = 2.0
 #: Seconds after a card left its zone before it counts as taken back (a pickup may be starting).
 TAKEBACK_WAIT = 0.3
 #: A tag seen leaving a hand this soon after it came back is a late read of the earlier edge.
-STALE_READ = 1.0
+STALE_READ = 0.4
 #: Seconds after a trick is cleared to wait for the pile antennas.
 PICKUP_WAIT = 1.5
 #: Two arrivals in a seat's hand area further apart than this are two packets.
@@ -339,6 +339,7 @@ class TableReferee:
         self.hand_off: dict[Card, tuple[Seat, int, float]] = {}
         self.back_in_hand: dict[Card, float] = {}                # card -> when it came back to the hand
         self.gone_cards: set[Card] = set()                       # trick cards seen leaving their zone
+        self.early_pile: dict[Card, tuple[str, int]] = {}        # pile reads before their trick was complete
         self.played: dict[Card, tuple[int, Seat, int]] = {}      # card -> (trick, seat, event n)
         self.says: dict[Seat, int] = {}
         self.pending_say: dict[Seat, bool] = {}
@@ -755,6 +756,9 @@ class TableReferee:
             # else: the camera misread this player's card as one already played (a question, below)
         for item in self.items:                       # the same card seen again
             if card is not None and card == (item.cam if camera else item.rfid):
+                if not item.zone_seen:                # seen leaving the hand, now seen in the zone
+                    item.zone_seen = True
+                    item.oids.append(oid)
                 return
         target = None
         here = [i for i in sorted(self.items, key=lambda i: i.t)
@@ -827,7 +831,8 @@ class TableReferee:
         seat = play.to_play
         if any(i.seat == seat for i in self.items) or self._blocked():
             return
-        item = _Item(zone=seat, t=t)
+        # It was put down in turn, before the cards that followed it (they are not out of turn).
+        item = _Item(zone=seat, t=min([i.t for i in self.items if not i.early], default=t) - 1e-3)
         self.items.append(item)
         c = self._conflict("card-unknown", f"trick {play.trick_number} is being picked up but no sensor saw "
                            f"{SEAT_NAMES[seat]}'s card: which card?", trick=play.trick_number, seat=seat,
@@ -837,7 +842,12 @@ class TableReferee:
 
     def _pile(self, obs: CardSeen, where: str, oid: int) -> None:
         done = self.trick_done
-        if done is None or obs.card not in done["cards"] or done.get("pile"):
+        if done is None:
+            play = self.game.play
+            if play is not None and (obs.card in play.trick or any(obs.card in (i.cam, i.rfid) for i in self.items)):
+                self.early_pile.setdefault(obs.card, (where, oid))   # its trick's last play is not decided yet
+            return
+        if obs.card not in done["cards"] or done.get("pile"):
             return
         done["pile"] = where
         done["pile_obs"] = oid
@@ -1009,6 +1019,10 @@ class TableReferee:
                                "winner_check": True, "seat": seat, "card": card, "camera_only": camera_only,
                                "mismatch": (item.cam, item.rfid) if mismatch else None, "oids": item.oids}
             self.played[card] = (trick, seat, 0)
+            seen = [self.early_pile[c] for c in self.trick_done["cards"] if c in self.early_pile]
+            if seen:
+                self.trick_done["pile"], self.trick_done["pile_obs"] = min(seen, key=lambda p: p[1])
+                self._flush_trick()
             return
         n = len(self.game.events) + 1
         self.played[card] = (trick, seat, n)
