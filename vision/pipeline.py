@@ -256,18 +256,15 @@ def command_watch(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     with cap:
-        for frame in cap:
-            if frame.index % 300 == 0:
-                print(f"frame {frame.index} (t={frame.t:.1f} s, {cap.dropped} dropped)", file=sys.stderr)
-            try:
-                observations = pipeline.process(frame.t, frame.image)
-            except FrameSizeError as exc:
-                print(f"error: {exc}", file=sys.stderr)
-                return 2
-            for obs in observations:
-                if args.json:
-                    print(json.dumps(observation_json(obs)), flush=True)
-                else:
+        try:
+            for frame in cap:
+                if frame.index % 300 == 0:
+                    print(f"frame {frame.index} (t={frame.t:.1f} s, {cap.dropped} dropped)", file=sys.stderr)
+                for obs in pipeline.process(frame.t, frame.image):
                     o = observation_json(obs)
-                    print(" ".join(f"{k}={v}" for k, v in o.items() if k != "evidence"), flush=True)
+                    text = json.dumps(o) if args.json else " ".join(f"{k}={v}" for k, v in o.items() if k != "evidence")
+                    print(text, flush=True)
+        except (FrameSizeError, CaptureError) as exc:    # another resolution; a camera gone silent
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     return 0
