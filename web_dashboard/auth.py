@@ -15,14 +15,26 @@ from __future__ import annotations
 import functools
 import hmac
 import secrets
+import time
 from typing import Any, Callable, Optional
 from urllib.parse import urlparse
 
-from flask import Blueprint, abort, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, session, url_for
 
 from .app import dashboard
 
 auth = Blueprint("auth", __name__)
+
+#: Failed sign-ins allowed per address in ``WINDOW`` seconds before it must wait.
+ATTEMPTS, WINDOW = 5, 60.0
+
+
+def _recent_failures() -> list[float]:
+    """This address's failed sign-ins in the last ``WINDOW`` seconds (kept per app)."""
+    failures = current_app.extensions.setdefault("belote_signin_failures", {})
+    address = request.remote_addr or ""
+    failures[address] = [t for t in failures.get(address, []) if time.monotonic() - t < WINDOW]
+    return failures[address]
 
 
 def csrf_token() -> str:
@@ -116,6 +128,8 @@ def signin() -> Any:
     elif request.method == "POST":
         if not csrf_ok():
             abort(403, "The form expired: reload the page and sign in again.")
+        if len(_recent_failures()) >= ATTEMPTS:
+            abort(429, "Too many wrong passwords from this address: wait a minute and try again.")
         password = request.form.get("password", "")
         token = accounts.find_token(request.form.get("token", "").strip())
         if password and accounts.check_password(password):
@@ -125,6 +139,7 @@ def signin() -> Any:
             _start_session([token.table_id])
             return redirect(next_url)
         error = "bad_credentials"
+        _recent_failures().append(time.monotonic())
     return render_template("signin.html", error=error, next=next_url, csrf=csrf_token()), (401 if error else 200)
 
 

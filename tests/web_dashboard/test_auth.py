@@ -125,3 +125,11 @@ def test_overlay_parameters_are_checked(client, board):
     assert client.get("/overlay/t1?scale=huge").status_code == 400
     assert client.get("/overlay/t1?layout=sideways").status_code == 400
     assert client.get("/overlay/nope").status_code == 404
+
+
+def test_repeated_wrong_passwords_make_the_address_wait(client):
+    for _ in range(5):
+        assert sign_in(client, password="guess").status_code == 401
+    response = sign_in(client)                       # even the right one, for a minute
+    assert response.status_code == 429 and "wait a minute" in response.get_data(as_text=True)
+    assert client.get("/console").status_code == 302
