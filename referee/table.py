@@ -816,8 +816,7 @@ class TableReferee:
                 return                                # one card moved (knocked): it stays the play it was
             if self.trick_done is not None:
                 self.trick_done.setdefault("cleared", t)
-            elif play.trick and (card is not None or any(self.played.get(c, (0, -1))[1] == zone
-                                                         for c in play.trick)):
+            elif play.trick or any(not i.early for i in self.items):
                 self._missing_play(t)
             return
         for item in self.items:                       # maybe taken back: decided once the pickup is ruled out
