@@ -238,7 +238,9 @@ def observation_json(obs: Observation) -> dict:
 
 
 def command_watch(args) -> int:
-    """``belote-table vision watch --source S --profile DIR``: observations, one per line."""
+    """``belote-table vision watch --source S --profile DIR``: observations, one per line.
+    (Command glue: it reads the profile calibration wrote; ``Pipeline`` itself takes
+    plain arrays and never imports calibration.)"""
     import json
 
     from calibration.profile import ProfileError, TableProfile

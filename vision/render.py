@@ -110,15 +110,19 @@ class TableScene:
     markers: dict[int, np.ndarray]       # ArUco id -> 4x2 corners (mm)
     zones: dict[str, np.ndarray]          # zone name -> polygon (mm)
     table_to_image: np.ndarray
+    dictionary: int = cv2.aruco.DICT_4X4_50   # the markers' ArUco dictionary
 
     @classmethod
     def square(cls, side_mm: float = 800, size=(1920, 1080), tilt_deg: float = 0.0, turn_deg: float = 0.0):
-        """The project's standard table (calibration defaults) under ``camera_view``."""
+        """The project's standard table under ``camera_view``. Its geometry (markers,
+        zones) is calibration's; the renderer, a simulator, borrows it here. The live
+        pipeline itself takes plain arrays and never imports calibration."""
+        from calibration.markers import DICTIONARY_ID
         from calibration.table import TableLayout
         from calibration.zones import default_zones
         layout = TableLayout(side_mm, side_mm)
         return cls(side_mm, side_mm, layout.marker_corners(), default_zones(layout),
-                   camera_view(side_mm, side_mm, size, tilt_deg, turn_deg))
+                   camera_view(side_mm, side_mm, size, tilt_deg, turn_deg), DICTIONARY_ID)
 
 
 def camera_view(width_mm: float, height_mm: float, size=(1920, 1080), tilt_deg: float = 0.0,
@@ -473,13 +477,14 @@ class SceneRenderer:
             fine = cv2.resize(self.table_rng.normal(0, 1, (sh, 8)).astype(np.float32), (sw, sh))  # grain along x
         cloth += (grain * 6 + fine * 5)[:, :, None]
         cloth = np.clip(cloth, 0, 255).astype(np.uint8)
-        from calibration.markers import marker_image
+        aruco = cv2.aruco.getPredefinedDictionary(self.scene.dictionary)
         for mid, corners in self.scene.markers.items():
             x0, y0 = np.floor(corners.min(axis=0)).astype(int)
             x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
             q = max(3, (x1 - x0) // 6)
             cloth[max(0, y0 - q):y1 + q, max(0, x0 - q):x1 + q] = 250
-            cloth[y0:y1, x0:x1] = cv2.cvtColor(marker_image(mid, x1 - x0), cv2.COLOR_GRAY2BGR)[: y1 - y0]
+            marker = cv2.aruco.generateImageMarker(aruco, mid, x1 - x0)
+            cloth[y0:y1, x0:x1] = cv2.cvtColor(marker, cv2.COLOR_GRAY2BGR)[: y1 - y0]
         room = np.full((h, w, 3), (35, 38, 42), np.uint8)
         frame = cv2.warpPerspective(cloth, self.h, (w, h), dst=room, flags=cv2.INTER_AREA,
                                     borderMode=cv2.BORDER_TRANSPARENT)
