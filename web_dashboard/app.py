@@ -14,7 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from .accounts import Accounts
 from .hub import Hub
-from .i18n import LANGUAGES, STRINGS, card_label, pick_language, t
+from .i18n import LANGUAGES, STRINGS, pick_language, t
 from .tables import Room
 
 
@@ -81,7 +81,6 @@ def create_app(board: Dashboard) -> Flask:
     @app.context_processor
     def _i18n() -> dict:
         lang = g.get("lang", "fr")
-        return {"lang": lang, "t": lambda key, **kw: t(lang, key, **kw), "strings": STRINGS[lang],
-                "card_label": lambda c: card_label(c, lang)}
+        return {"lang": lang, "t": lambda key, **kw: t(lang, key, **kw), "strings": STRINGS[lang]}
 
     return app

@@ -1,8 +1,9 @@
 """French and English words of the dashboard, one table for the server's
 templates and the pages' scripts (``window.I18N``), so both say the same.
 
-French displays use the French court indices R, D, V (roi, dame, valet); the
-card *text* on the wire stays the DESIGN form (``Jh``) whatever the language.
+French displays use the French court indices R, D, V (roi, dame, valet): the
+pages' ``cardLabel`` (``static/feed.js``) does it; the card *text* on the wire
+stays the DESIGN form (``Jh``) whatever the language.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "conflicts": "Sensor conflicts", "no_conflicts": "No conflict", "confirm": "Confirm",
         "dismiss": "Dismiss", "undo": "Undo", "correct": "Correct a card", "penalty": "Penalty",
         "call": "Call", "pass": "Pass", "counter": "Counter", "recounter": "Re-counter", "capot": "Capot",
-        "declare": "Declare", "belote": "Belote", "play": "Play a card", "enter_result": "Hand result",
-        "card_points": "Card points", "apply": "Apply", "seat": "Seat", "team": "Team", "points": "Points",
+        "declare": "Declare", "belote": "Belote", "play": "Play a card",
+        "card_points": "Card points", "seat": "Seat", "team": "Team", "points": "Points",
         "reason": "Reason", "card": "Card", "event": "Event", "delayed": "delayed {n} s",
         "made": "made", "failed": "failed", "litige": "litige", "all-pass": "all pass",
         "waiting": "Waiting for the game", "game_over": "Game over", "winner": "Winner",
@@ -44,9 +45,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "rule_misdeal": "misdeal", "rule_wrong-pickup": "wrong pick-up", "rule_belote-not-said": "belote not said",
         "seat_N": "North", "seat_E": "East", "seat_S": "South", "seat_W": "West",
         "team_NS": "N–S", "team_EW": "E–W",
-        "suit_s": "spades", "suit_h": "hearts", "suit_d": "diamonds", "suit_c": "clubs",
-        "suit_sa": "no trump", "suit_ta": "all trump",
-        "connection_lost": "Connection lost: reconnecting…", "preview": "Preview", "new_game": "New game", "resolve": "Name the card", "wins": "Games won",
+        "connection_lost": "Connection lost: reconnecting…", "preview": "Preview", "new_game": "New game",
+        "resolve": "Name the card", "wins": "Games won",
     },
     "fr": {
         "app": "Table de belote", "console": "Console de l'arbitre", "table_screen": "Table", "overlay": "Incrustation",
@@ -59,8 +59,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "conflicts": "Conflits des capteurs", "no_conflicts": "Aucun conflit", "confirm": "Confirmer",
         "dismiss": "Écarter", "undo": "Annuler", "correct": "Corriger une carte", "penalty": "Pénalité",
         "call": "Annonce", "pass": "Passe", "counter": "Contre", "recounter": "Surcontre", "capot": "Capot",
-        "declare": "Annoncer", "belote": "Belote", "play": "Jouer une carte", "enter_result": "Résultat de la donne",
-        "card_points": "Points des cartes", "apply": "Appliquer", "seat": "Place", "team": "Équipe",
+        "declare": "Annoncer", "belote": "Belote", "play": "Jouer une carte",
+        "card_points": "Points des cartes", "seat": "Place", "team": "Équipe",
         "points": "Points", "reason": "Motif", "card": "Carte", "event": "Événement", "delayed": "différé {n} s",
         "made": "réussi", "failed": "chuté", "litige": "litige", "all-pass": "tout le monde passe",
         "waiting": "En attente de la partie", "game_over": "Partie terminée", "winner": "Vainqueur",
@@ -82,14 +82,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "rule_misdeal": "maldonne", "rule_wrong-pickup": "mauvais ramassage", "rule_belote-not-said": "belote non annoncée",
         "seat_N": "Nord", "seat_E": "Est", "seat_S": "Sud", "seat_W": "Ouest",
         "team_NS": "N–S", "team_EW": "E–O",
-        "suit_s": "pique", "suit_h": "cœur", "suit_d": "carreau", "suit_c": "trèfle",
-        "suit_sa": "sans atout", "suit_ta": "tout atout",
-        "connection_lost": "Connexion perdue : reconnexion…", "preview": "Aperçu", "new_game": "Nouvelle partie", "resolve": "Nommer la carte", "wins": "Parties gagnées",
+        "connection_lost": "Connexion perdue : reconnexion…", "preview": "Aperçu", "new_game": "Nouvelle partie",
+        "resolve": "Nommer la carte", "wins": "Parties gagnées",
     },
 }
-
-FRENCH_INDICES = {"J": "V", "Q": "D", "K": "R"}
-SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
 
 def pick_language(requested: str | None, accept: str | None) -> str:
@@ -101,13 +97,6 @@ def pick_language(requested: str | None, accept: str | None) -> str:
         if code in LANGUAGES:
             return code
     return "fr"
-
-
-def card_label(card: str, lang: str) -> str:
-    """``Jh`` -> ``V♥`` (fr) or ``J♥`` (en), ``Th`` -> ``10♥``."""
-    rank, suit = card[:-1], card[-1]
-    rank = "10" if rank == "T" else (FRENCH_INDICES.get(rank, rank) if lang == "fr" else rank)
-    return rank + SUIT_SYMBOLS.get(suit, suit)
 
 
 def t(lang: str, key: str, **values: object) -> str:
