@@ -375,7 +375,6 @@ def _play_hand(em: _Emitter, rng: random.Random, options: Options, contract, dea
     want = PLAY_KINDS.get(plant or "")
     t += 2.0
     for trick in range(1, 9):
-        leader = hp.to_play
         chosen: list[tuple[Seat, Card, Optional[str]]] = []
         for position in range(4):
             seat = hp.to_play

@@ -40,10 +40,21 @@ API (the dashboard and the demo build on it)
 
 Outputs (:class:`Output`, ``kind`` then fields; ``as_dict()`` for JSON):
 ``event`` (``n``, ``event``: a line appended to the game record),
-``violation`` (``hand``, and DESIGN's violation fields with ``evidence``),
-``conflict`` (an open question for the console: ``id``, ``kind``, ``message``,
-``hand``, ``trick``, ``seat``, ``proposal``, ``choices``), ``resolved``,
-``score`` (a finished hand and the totals), ``rejected``, ``notice``.
+``violation`` (``hand``, and DESIGN's violation fields with ``evidence``:
+observation ids and the camera frame reference), ``conflict`` (an open
+question for the console: ``id``, ``kind``, ``message``, ``hand``, ``trick``,
+``seat``, ``proposal``, ``choices``, ``blocking``), ``resolved``, ``score`` (a
+finished hand and the totals), ``rescored`` (every hand again, after a
+correction), ``rejected`` (with the reason), ``notice`` (a card taken back).
+
+How cards become plays: a card in a play zone is a play once it has stayed
+there :data:`SETTLE` seconds or the next player's card appears (a card shown
+and taken back never is); who played it is the hand the RFID saw it leave,
+else the zone; RFID identifies the card (tags are not misread), the camera
+confirms it. A card in a zone before the player whose turn it is puts theirs
+down is out of turn. A trick ends when its cards leave the zones (two or
+more: one card leaving is a knock or a take-back); its pile is the first
+pile antenna that reads one of its cards.
 
 Conflicts: ``card-mismatch`` (camera and RFID disagree: the RFID card is
 recorded; confirm keeps it, dismiss takes the camera's, resolve names the
@@ -52,8 +63,16 @@ card), ``card-unknown`` (no trustworthy reading: resolve names the card),
 the card or resolve with the right one), ``out-of-turn`` (a card early in a
 zone, nobody saw which hand it left: confirm records the out-of-turn play),
 ``deal`` (the deal was not fully seen and looks wrong: confirm declares a
-misdeal, dismiss accepts the deal). A *blocking* conflict holds the game
-events behind it until the console answers (the cards stay on the table).
+misdeal, dismiss accepts the deal), ``gathered`` (the cards leave the hands
+before the auction: confirm declares a misdeal). A *blocking* conflict holds
+the game events behind it until the console answers (the cards stay on the
+table, and are decided in order once it is answered).
+
+Either sensor may be missing. Without hand antennas the deal is not seen
+(no ``hands`` in the record: each hand is audited when it ends) and misdeals
+and pickups cannot be checked; without a camera RFID alone decides. A
+camera-only table that also *misreads* is refereed but not guaranteed
+(corrections of earlier cards can reorder the tricks that follow).
 
 Table rules checked here (the rest is the engine's): ``misdeal`` (a seat
 without 8 cards, a packet of 1 or 4, packets not in the profile's order, two
@@ -70,8 +89,7 @@ from typing import Any, Optional
 
 from .cards import Card, card_name, iter_cards, mask_of, parse_card, pretty
 from .game import Game
-from .observations import (CardGone, CardSeen, ConsoleAction, Observation, ObservationError, SensorState,
-                           ZoneCleared)
+from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play import audit
 from .record import RecordError
 from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of, turn_order
@@ -490,7 +508,6 @@ class TableReferee:
     def _correct(self, ref: int, replacement: Optional[dict], reason: str, why: dict) -> None:
         self._write({"type": "correction", "ref": ref, "reason": reason, "replace": replacement, **why})
         if replacement and replacement.get("type") == "play":
-            hand = self.game.hand_number
             for key in [k for k, n in self._camera_only.items() if n == ref]:
                 del self._camera_only[key]
 
@@ -729,7 +746,6 @@ class TableReferee:
         dealer = self.dealer if self.dealer is not None else 0
         v = Violation("misdeal", dealer, f"misdeal by {SEAT_NAMES[dealer]}: {message}; the same dealer deals again",
                       evidence=tuple(evidence))
-        hand = self.game.hand_number
         if self.game.phase == "deal":
             self._write({"type": "deal", "dealer": SEAT_NAMES[dealer]})
         ref = next(n for n in range(len(self.game.events), 1, -1) if self.game.events[n - 1]["type"] == "deal")
@@ -1058,12 +1074,10 @@ class TableReferee:
                          done["mismatch"], done["oids"])
 
     def _write_out_of_turn(self, item: _Item) -> None:
-        play = self.game.play
         card = item.card
         if card is None:
             item.early = True
             return
-        hand = self.game.hand_number
         evidence = tuple(item.oids) + ((item.frame,) if item.frame else ())
         self._write({"type": "play", "seat": SEAT_NAMES[item.seat], "card": card_name(card),
                      "evidence": list(evidence)})
