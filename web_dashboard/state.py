@@ -123,7 +123,8 @@ def dashboard_state(table: Any, log_size: int = 40) -> dict:
                            for v in snapshot.get("violations", [])]
     state["conflicts"] = [{**c, **table.thumbnail_for(c.get("evidence", ()))}
                           for c in snapshot.get("conflicts", []) if c.get("status") == "open"]
-    state["sensors"] = {name: {"state": value} for name, value in (snapshot.get("sensors") or {}).items()}
+    state["sensors"] = {name: {"state": value} for name, value in (snapshot.get("sensors") or {}).items()
+                        if name != "console"}          # the console's "sensor" is the table's clock
     state["undecided"] = snapshot.get("zones", [])
     events = referee.record
     state["log"] = [_log_line(n, events[n - 1]) for n in range(max(2, len(events) - log_size + 1), len(events) + 1)]
