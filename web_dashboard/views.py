@@ -47,6 +47,9 @@ def view_for(feed: str, state: Optional[dict], delay: float = 0.0) -> dict:
             view["hand"] = _pick(state["hand"], PUBLIC_HAND_FIELDS)
         violations = state.get("violations", [])
         if feed == "venue":
+            if "declarations" in view.get("hand", {}):      # announced aloud, but the cards stay in the hand
+                view["hand"]["declarations"] = [{k: d[k] for k in d if k != "cards"}
+                                                for d in view["hand"]["declarations"]]
             view["violations"] = [_pick(v, PUBLIC_VIOLATION_FIELDS) for v in violations]
         else:
             view["violations"] = [{k: v for k, v in violation.items() if k not in ("evidence", "thumbnail")}

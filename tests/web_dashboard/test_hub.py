@@ -99,6 +99,14 @@ def test_broadcast_waits_for_its_delay_and_venue_never_has_hands():
     assert hub.current("t1", "broadcast")["hands"]["N"][0] == "Js"
 
 
+def test_venue_view_tells_a_declaration_but_not_its_cards():
+    state = FakeReferee().snapshot()
+    state["hand"]["declarations"] = [{"seat": "N", "kind": "tierce", "value": 20, "cards": ["Qh", "Kh", "Ah"]}]
+    assert view_for("venue", state)["hand"]["declarations"] == [{"seat": "N", "kind": "tierce", "value": 20}]
+    assert view_for("broadcast", state, 30)["hand"]["declarations"][0]["cards"] == ["Qh", "Kh", "Ah"]
+    assert state["hand"]["declarations"][0]["cards"]         # the referee's state is left whole
+
+
 def test_venue_view_words_violations_without_their_explanation():
     referee = FakeReferee()
     referee.violate("W", "Kc", "must-trump", "W held ♥7 but did not trump")
