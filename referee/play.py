@@ -11,7 +11,9 @@ where the sources disagree:
 
 - follow the suit led when you can;
 - trump led: beat the highest trump on the table if you can, even your
-  partner's; else any trump;
+  partner's (000 §5.2, 004); else any trump. ``beat_partner_on_trump_lead=False``
+  is seed 001's reminder "unless ... their partner is currently winning the
+  trick": then any trump;
 - void in a plain suit led, partner not winning: trump, overtrumping if an
   opponent has trumped and you can; an opponent trumped higher and you cannot
   overtrump: ``undertrump="discard"`` any card (000 §5.2 note), ``"must"`` a
@@ -22,7 +24,10 @@ where the sources disagree:
   when you can overtrump, undertrump when you hold trumps but cannot;
 - no trump (``sa``): follow suit, no obligation to beat; all trump (``ta``):
   follow suit and beat the highest card of the suit led when you can
-  (``all_trump_must_beat``); nothing cuts another suit.
+  (``all_trump_must_beat``), a partner's card excepted under
+  ``beat_partner_on_trump_lead=False`` (001: in ta "all the cards that are
+  played are considered trumps", so every lead is a trump lead); nothing cuts
+  another suit.
 
 >>> from referee.rules import profile
 >>> from referee.cards import parse_card, parse_cards, parse_mask, mask_names
@@ -169,9 +174,12 @@ def _why(mode: Mode, seat: Seat, hand: Mask, card: Card, lead: Card, win: Card,
         if not follow >> card & 1:
             return "must-follow", (f"{who} held {pretty(weakest(mode, follow))} but did not follow suit: "
                                    f"{SUIT_NAMES[suit_of(lead)]} were led")
+        # Only reached when the beat obligation holds: under beat_partner_on_trump_lead=False a
+        # partner's card leaves every card of the suit legal, so partner_wins here means the default.
         led = "all trumps are played" if mode == ALL_TRUMP else "trumps were led"
+        whose = "even partner's " if partner_wins else ""
         return "must-beat", (f"{who} played {pretty(card)} but held {pretty(strongest(mode, follow & beats[win]))}: "
-                             f"{led}, so a player must beat {pretty(win)} when they can")
+                             f"{led}, so a player must beat {whose}{pretty(win)} when they can")
     cut = hand & ruff
     over = cut & beats[win]
     if not ruff >> win & 1:
@@ -215,8 +223,8 @@ class HandPlay:
     each): ``bench/referee.py`` measures it.
     """
 
-    __slots__ = ("trump", "options", "_rule", "_ruff", "_must_beat", "_beats", "_points", "_step",
-                 "_hands", "_played", "_leader", "_to_play", "_trick", "_win", "_winpos", "_trick_points",
+    __slots__ = ("trump", "options", "_rule", "_ruff", "_must_beat", "_partner_free", "_beats", "_points",
+                 "_step", "_hands", "_played", "_leader", "_to_play", "_trick", "_win", "_winpos", "_trick_points",
                  "_history", "_score", "_memo")
 
     def __init__(self, trump: Mode, leader: Seat, options: Options = Options(),
@@ -230,6 +238,7 @@ class HandPlay:
         self._rule = _rule_code(options)
         self._ruff = trump_mask(trump)
         self._must_beat = _must_beat_mask(trump, options)
+        self._partner_free = not options.beat_partner_on_trump_lead   # 001: no need to beat partner
         self._beats = BEATS[trump]
         self._points = points_table(trump, options.no_trump_values)
         self._step = 1 if options.clockwise else 3
@@ -313,8 +322,12 @@ class HandPlay:
             lead = trick[0]
             follow = hand & SUIT_MASKS[lead >> 3]
             ruff = self._ruff
-            if follow:                                    # follow suit; beat when trumps (or ta) are led
-                legal = (follow & self._beats[self._win] or follow) if self._must_beat >> lead & 1 else follow
+            if follow:                                    # follow suit; beat when trumps (or ta) are led,
+                if self._must_beat >> lead & 1 and not (  # unless partner wins and the rules free them
+                        self._partner_free and self._winpos == len(trick) - 2):
+                    legal = follow & self._beats[self._win] or follow
+                else:
+                    legal = follow
             elif not hand & ruff:                         # nothing to follow or cut with
                 legal = hand
             else:
@@ -466,7 +479,8 @@ def audit(trump: Mode, leader: Seat, plays: Iterable[Card], options: Options = O
     More cards only add obligations, with one exception: under
     ``undertrump="always"`` a higher trump would have allowed a discard over
     the partner's trump, so that discard is kept only if no unseen card could
-    have overtrumped.
+    have overtrumped. (``beat_partner_on_trump_lead=False`` adds no exception:
+    whether the partner holds the trick is known from the cards on the table.)
 
     >>> from referee.cards import parse_cards
     >>> from referee.seats import NORTH

@@ -58,6 +58,11 @@ class Options:
     undertrump: str = "discard"             # opponent trumped higher, you cannot overtrump:
                                             # "discard" (000 §5.2 note) | "must" (004 "pisser")
                                             # | "always" (004 variation: even on the partner)
+    beat_partner_on_trump_lead: bool = True  # trump led: beat the highest trump even when it is the
+                                            # partner's (000 §5.2, 004 "whoever holds the trick") | not
+                                            # (001's reminder "unless ... their partner is currently
+                                            # winning the trick": then any trump). In ta every card is
+                                            # a trump (001): false there spares the partner's card too
     all_trump_must_beat: bool = True        # ta: beat the highest card of the suit led if you can
     no_trump_values: str = "001"            # sa card values: "001" (A 19) | "plain" (A 11)
 
@@ -213,7 +218,9 @@ PROFILE_NOTES: dict[str, str] = {
         "made+bid, default made+bid) with each method's counter and capot tables; made = reach the bid "
         "(001 'as many as bid'; belote counts toward it); belote goes to the defence when the contract "
         "fails (001 'not guaranteed'); a failed bid capot loses the takers' belote (001); rounding to 10, "
-        "5 up; up to four belotes in ta (001)."),
+        "5 up; up to four belotes in ta (001). The play follows VARIANTS' common rules: trump led, beat "
+        "the highest trump even the partner's (000 §5.2, 004); 001's reminder 'unless ... their partner "
+        "is currently winning the trick' is beat_partner_on_trump_lead=false."),
     "coinche": (
         "contree plus 001's remark that coinche has declarations: tierce, fifty, hundred, squares, ranked "
         "as in 004 (square > 5-sequence, longer > shorter, higher > lower, trump wins ties, else the "

@@ -34,6 +34,12 @@ def test_legal_must_trump_and_the_undertrump_option(capsys):
     assert run(capsys, *args, "--rules", "ffb-contree", "--option", "undertrump=must")[1] == "9h 8h\n"
 
 
+def test_legal_beat_partner_option_of_seed_001(capsys):
+    args = ["referee", "legal", "--rules", "contree", "--trump", "h", "--trick", "9h 7h", "--hand", "Jh 8h Ks"]
+    assert run(capsys, *args)[1] == "Jh\n"                                    # beat even partner's 9 (000, 004)
+    assert run(capsys, *args, "--option", "beat_partner_on_trump_lead=false")[1] == "Jh 8h\n"   # 001
+
+
 def test_legal_accepts_other_card_spellings_and_prints_canonical_ones(capsys):
     assert run(capsys, "referee", "legal", "--trump", "♥", "--trick", "10s", "--hand", "AS jH")[1] == "As\n"
 

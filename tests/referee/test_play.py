@@ -16,6 +16,7 @@ from referee.tables import ALL_TRUMP, NO_TRUMP, parse_trump, points_table, trump
 
 FFB, CLASSIC = profile("ffb-contree"), profile("classic")
 ALWAYS = profile("classic", undertrump="always")
+SPARE = profile("contree", beat_partner_on_trump_lead=False)     # 001: "unless ... partner is currently winning"
 
 
 def legal(options, trump: str, trick: str, hand: str) -> list[str]:
@@ -47,6 +48,12 @@ CASES = [
     ("opponent trumped over partner's trump: overtrump", FFB, "h", "Ad 7h 9h", "Jh 8h Ks", "Jh"),
     ("trump led: beat the highest trump", FFB, "h", "7h 9h", "Jh 8h Ks", "Jh"),
     ("trump led: beat even your partner's trump (000 §5.2, 004)", FFB, "h", "9h 7h", "Jh 8h", "Jh"),
+    ("001 option: partner wins a trump lead: any trump", SPARE, "h", "9h 7h", "Jh 8h", "Jh 8h"),
+    ("001 option: partner wins as third to play: any trump", SPARE, "h", "8h 9h 7h", "Jh Qh Ks", "Jh Qh"),
+    ("001 option: an opponent wins: beat him still", SPARE, "h", "7h 9h", "Jh 8h Ks", "Jh"),
+    ("001 option: second to play, partner yet to play: beat", SPARE, "h", "9h", "Jh 8h", "Jh"),
+    ("001 option: partner wins, still follow suit", SPARE, "h", "9h 7h", "Jh Ks", "Jh"),
+    ("001 option: plain suit led, partner wins: unchanged", SPARE, "h", "As 7s", "Ts 9s Jh", "Ts 9s"),
     ("trump led, cannot beat: any trump", FFB, "h", "9h Jh", "Ah 7h Ks", "Ah 7h"),
     ("trump led, no trump: anything", FFB, "h", "9h", "As Kd", "As Kd"),
     ("trump order J 9 A T K Q 8 7", FFB, "s", "As", "Ts Ks Qs 8s 7s 9s", "9s"),
@@ -55,6 +62,9 @@ CASES = [
     ("no trump: void, anything", FFB, "sa", "Ts", "Ah Kd", "Ah Kd"),
     ("all trump: beat the highest card of the suit led", FFB, "ta", "9s", "Js 7s Kd", "Js"),
     ("all trump: beat even partner's card", FFB, "ta", "9s 7s", "Js Ts", "Js"),
+    ("all trump, 001 option: partner's card need not be beaten (every card a trump)", SPARE, "ta", "9s 7s",
+     "Js Ts Kd", "Js Ts"),
+    ("all trump, 001 option: an opponent's card must be", SPARE, "ta", "7s 9s", "Js Ts Kd", "Js"),
     ("all trump: cannot beat, follow", FFB, "ta", "9s", "Ts 7s Kd", "Ts 7s"),
     ("all trump: void, anything (no suit cuts another)", FFB, "ta", "9s", "Jh Kd", "Jh Kd"),
     ("all trump without the beat obligation", FFB.replace(all_trump_must_beat=False), "ta", "9s", "Js 7s Kd",
@@ -150,6 +160,27 @@ def test_violation_names_the_rule_and_says_why(leader, plays, rule, seat, messag
     assert (v.rule, v.seat) == (rule, seat)
     assert v.message.startswith(message)
     assert v.card == parse_cards(plays)[-1]
+
+
+@pytest.mark.parametrize("trump, hands, recorded, beaten", [
+    # N leads the 9, W cannot beat it, S (N's partner) plays the queen with the jack in hand;
+    # at trick 2 S shows the jack, so a record without hands proves it too
+    ("h", ("9h As Ks Qs Js Ts 9s 8s", "7h 7s 7d 8d 9d Td Jd Qd",
+           "Jh Qh Kd Ad 7c 8c 9c Tc", "8h Th Kh Ah Jc Qc Kc Ac"), "9h 8h Qh 7h  As Ah Jh 7s", "♥9"),
+    # ta: 001 "all the cards that are played are considered trumps", so the option covers it too
+    ("ta", ("9s Ah Kh Qh Jh Th 9h 8h", "7h 7d 8d 9d Td Jd Qd Kd",
+            "Js Qs Ad 7c 8c 9c Tc Jc", "7s 8s Ts Ks As Qc Kc Ac"), "9s 8s Qs 7h  Ah Qc Js 7d", "♠9"),
+], ids=["suit", "all-trump"])
+def test_beating_partner_on_a_trump_lead_is_the_default_and_001_spares_it(trump, hands, recorded, beaten):
+    plays = " ".join(recorded.split()[:3])
+    v = first_violation(FFB, trump, NORTH, hands, plays)
+    assert (v.rule, v.seat, v.card) == ("must-beat", SOUTH, parse_card(plays.split()[-1]))
+    assert v.message.endswith(f"so a player must beat even partner's {beaten} when they can")
+    assert first_violation(profile("contree"), trump, NORTH, hands, plays).rule == "must-beat"
+    assert first_violation(SPARE, trump, NORTH, hands, recorded) is None
+    assert [(v.rule, v.seat, v.trick) for v in audit(parse_trump(trump), NORTH, parse_cards(recorded), FFB)] == [
+        ("must-beat", SOUTH, 1)]
+    assert audit(parse_trump(trump), NORTH, parse_cards(recorded), SPARE) == []
 
 
 def test_overtrump_violation_and_the_undertrump_choice_of_each_profile():

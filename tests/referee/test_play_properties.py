@@ -39,7 +39,9 @@ def naive_legal(hand: list[int], trick: list[int], mode: int, options) -> set[in
     higher = [c for c in hand if strength(c, mode, led) > strength(win, mode, led)]
     if mode == NO_TRUMP or (mode == ALL_TRUMP and not options.all_trump_must_beat):
         return set(same or hand)
-    if mode == ALL_TRUMP or led == mode:
+    if mode == ALL_TRUMP or led == mode:             # a trump led (in ta every card is one, 001)
+        if partner_wins and not options.beat_partner_on_trump_lead:
+            return set(same or hand)                 # 001: "unless ... their partner is currently winning"
         return set([c for c in same if c in higher] or same or hand)
     if same:
         return set(same)
@@ -58,10 +60,11 @@ def naive_legal(hand: list[int], trick: list[int], mode: int, options) -> set[in
 
 
 options_st = st.builds(
-    lambda name, undertrump, must_beat, clockwise, values: profile(
-        name, undertrump=undertrump, all_trump_must_beat=must_beat, clockwise=clockwise, no_trump_values=values),
+    lambda name, undertrump, must_beat, beat_partner, clockwise, values: profile(
+        name, undertrump=undertrump, all_trump_must_beat=must_beat, beat_partner_on_trump_lead=beat_partner,
+        clockwise=clockwise, no_trump_values=values),
     st.sampled_from(sorted(PROFILES)), st.sampled_from(["discard", "must", "always"]), st.booleans(),
-    st.booleans(), st.sampled_from(["001", "plain"]))
+    st.booleans(), st.booleans(), st.sampled_from(["001", "plain"]))
 deal_st = st.permutations(range(32)).map(lambda d: [sum(1 << c for c in d[8 * i:8 * i + 8]) for i in range(4)])
 choices_st = st.lists(st.integers(0, 7), min_size=32, max_size=32)
 
