@@ -109,7 +109,9 @@ class ConsoleAction:
     - ``penalty``: ``seat``'s side loses the hand for rule ``rule`` (the
       profile's failed-contract value goes to the other side);
     - ``redeal``: the hand is void (a misdeal the sensors did not see), the
-      same dealer deals again.
+      same dealer deals again;
+    - ``turned``: classic belote's turned card is ``cards[0]`` (when the
+      dealing area's sensors did not read it).
 
     ``by`` and ``reason`` say who corrected what and why; they go into the
     correction events of the game record.
@@ -130,7 +132,7 @@ class ConsoleAction:
 Observation = CardSeen | CardGone | ZoneCleared | SensorState | ConsoleAction
 
 CONSOLE_ACTIONS = ("start", "call", "belote", "declare", "replace", "undo", "confirm",
-                   "dismiss", "resolve", "penalty", "redeal")
+                   "dismiss", "resolve", "penalty", "redeal", "turned")
 SENSOR_STATES = ("connected", "lost", "resync", "bad-frame", "moved")
 _KINDS = {CardSeen: "seen", CardGone: "gone", ZoneCleared: "cleared",
           SensorState: "sensor", ConsoleAction: "console"}

@@ -29,7 +29,9 @@ API (the dashboard and the demo build on it)
   ``declare(seat, cards, t)``, ``replace(ref, card, t, by, reason)``,
   ``undo(t, by, reason)``, ``confirm(conflict, t, by)``, ``dismiss(conflict, t, by)``,
   ``resolve(conflict, card, t, by)``, ``penalty(seat, rule, t, by)``,
-  ``redeal(t, by, reason)``. ``t`` is the console's time on the table's clock.
+  ``redeal(t, by, reason)``, ``turned(card, t, by)`` (classic belote's turned
+  card, when the dealing area did not read it). ``t`` is the console's time on
+  the table's clock.
 - ``snapshot()``: the whole state as a JSON-able dict: ``phase``, ``dealer``,
   ``auction``, ``contract``, ``trick``, ``tricks``, ``hands`` (results),
   ``totals``, ``violations``, ``conflicts``, ``zones`` (cards on the table not
@@ -345,6 +347,9 @@ class TableReferee:
     def penalty(self, seat: Seat, rule: str, t: float, by: str = "", reason: str = "") -> list[Output]:
         return self.submit(ConsoleAction(t=t, action="penalty", seat=seat, rule=rule, by=by, reason=reason))
 
+    def turned(self, card: Card, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="turned", cards=(card,), by=by))
+
     def redeal(self, t: float, by: str = "", reason: str = "") -> list[Output]:
         return self.submit(ConsoleAction(t=t, action="redeal", by=by, reason=reason))
 
@@ -451,7 +456,7 @@ class TableReferee:
                 return f"console {a.action}: conflict {a.ref} does not exist"
             if self.conflicts[a.ref - 1].status != "open":
                 return f"console {a.action}: conflict {a.ref} is already {self.conflicts[a.ref - 1].status}"
-        if a.action in ("resolve", "replace") and len(a.cards) != 1:
+        if a.action in ("resolve", "replace", "turned") and len(a.cards) != 1:
             return f"console {a.action}: give the one card that was really played"
         if a.action == "replace":
             if a.ref is None or not 2 <= a.ref <= len(self.game.events) or \
@@ -475,6 +480,8 @@ class TableReferee:
                                 "cards": [card_name(c) for c in a.cards], "obs": oid})
         elif a.action == "belote":
             self._belote(a.seat)
+        elif a.action == "turned":
+            self.in_deal = {a.cards[0]: oid}
         elif a.action in ("confirm", "dismiss", "resolve"):
             self._answer(self.conflicts[a.ref - 1], a, why)
         elif a.action == "replace":
@@ -677,11 +684,15 @@ class TableReferee:
         for card, tags in uids.items():
             if len(tags) > 1:
                 problems.append(f"two tags read as {pretty(card)}: the deck has a duplicate card")
-        for card in self.in_deal:
-            if card not in self.in_hand:
-                problems.append(f"{pretty(card)} was left in the dealing area")
+        classic = self.options.auction == "classic"   # 5 cards each, then the turned card (seed 004)
+        left = [c for c in self.in_deal if c not in self.in_hand]
+        if classic and len(left) > 1:
+            problems.append(f"{len(left)} cards face up in the dealing area: turn one card")
+        for card in [] if classic else left:
+            problems.append(f"{pretty(card)} was left in the dealing area")
         counts = [len(s) for s in per_seat]
-        unseen = 32 - len(self.in_hand)
+        full_hand = 5 if classic else 8
+        unseen = 4 * full_hand - len(self.in_hand)
         packets: list[list[tuple[float, int]]] = []
         for seat in range(4):
             times = sorted(t for t, _ in per_seat[seat])
@@ -694,16 +705,18 @@ class TableReferee:
             packets.append([(start, n) for start, n, _ in runs])
         for seat in range(4):
             name = SEAT_NAMES[seat]
-            if counts[seat] > 8:
+            if counts[seat] > full_hand:
                 problems.append(f"{name} was dealt {counts[seat]} cards")
             if any(n >= 4 for _, n in packets[seat]):
                 problems.append(f"{name} got a packet of {max(n for _, n in packets[seat])} cards")
-        full = [s for s in range(4) if counts[s] == 8]
+        full = [s for s in range(4) if counts[s] == full_hand]
         patterns = {tuple(n for _, n in packets[s]) for s in full}
+        allowed = ((3, 2), (2, 3)) if classic else ALLOWED_PACKETS
         for p in patterns:
-            if p not in ALLOWED_PACKETS:
-                problems.append(f"packets of {'-'.join(map(str, p))}: deal 3-2-3, 3-3-2 or 2-3-3")
-        if len(patterns) > 1 and all(p in ALLOWED_PACKETS for p in patterns):
+            if p not in allowed:
+                problems.append(f"packets of {'-'.join(map(str, p))}: deal "
+                                f"{' or '.join('-'.join(map(str, a)) for a in allowed)}")
+        if len(patterns) > 1 and all(p in allowed for p in patterns):
             problems.append("the players did not get packets of the same size in each round")
         if self.dealer is not None and self.arrivals:
             order = turn_order(next_seat(self.dealer, self.options.clockwise), self.options.clockwise)
@@ -715,13 +728,13 @@ class TableReferee:
                     (doubts if unseen else problems).append(f"round {r + 1} of the deal went {' '.join(SEAT_NAMES[s] for s in starts)}, "
                                     f"not {' '.join(SEAT_NAMES[s] for s in order)} from the dealer's right")
                     break
-        short = [s for s in range(4) if counts[s] < 8]
-        explained = len(short) == 1 and counts[short[0]] + unseen == 8     # one seat holds what was not read
+        short = [s for s in range(4) if counts[s] < full_hand]
+        explained = len(short) == 1 and counts[short[0]] + unseen == full_hand   # it holds what was not read
         if not problems and short and self.arrivals and not explained:
             doubts.append(", ".join(f"{SEAT_NAMES[s]} {counts[s]} cards" for s in short)
                           + f" seen, {unseen} card{'s' if unseen != 1 else ''} not read")
         hands = None
-        if self.arrivals and not problems:
+        if self.arrivals and not problems and not classic:      # classic: 3 more cards come after the auction
             masks = [mask_of(c for _, c in per_seat[s]) for s in range(4)]
             if not short:
                 hands = masks
@@ -730,15 +743,24 @@ class TableReferee:
                 hands = masks
         return problems, doubts, hands
 
-    def _write_deal(self, hands: Optional[list[int]], evidence: tuple) -> None:
+    def _deal_event(self, hands: Optional[list[int]], evidence: tuple) -> dict[str, Any]:
         if self.dealer is None:
             raise RecordError("the first dealer is not known: the console says who deals (start)")
         event: dict[str, Any] = {"type": "deal", "dealer": SEAT_NAMES[self.dealer]}
+        if self.options.auction == "classic":
+            turned = [c for c in self.in_deal if c not in self.in_hand]
+            if len(turned) != 1:
+                raise RecordError("the turned card was not seen in the dealing area: enter it at the console "
+                                  "(turned), then the calls")
+            event["turned"] = card_name(turned[0])
         if hands is not None:
             event["hands"] = {SEAT_NAMES[s]: [card_name(c) for c in iter_cards(hands[s])] for s in range(4)}
         if evidence:
             event["evidence"] = list(evidence)
-        self._write(event)
+        return event
+
+    def _write_deal(self, hands: Optional[list[int]], evidence: tuple) -> None:
+        self._write(self._deal_event(hands, evidence))
         self.mode = "auction"
         self.closed = True
 
@@ -746,11 +768,17 @@ class TableReferee:
         dealer = self.dealer if self.dealer is not None else 0
         v = Violation("misdeal", dealer, f"misdeal by {SEAT_NAMES[dealer]}: {message}; the same dealer deals again",
                       evidence=tuple(evidence))
-        if self.game.phase == "deal":
-            self._write({"type": "deal", "dealer": SEAT_NAMES[dealer]})
-        ref = next(n for n in range(len(self.game.events), 1, -1) if self.game.events[n - 1]["type"] == "deal")
-        self._write({"type": "correction", "ref": ref, "reason": "misdeal", "replace": None,
-                     "misdeal": v.as_dict()})
+        try:
+            if self.game.phase == "deal":
+                self._write(self._deal_event(None, ()))
+            ref = next(n for n in range(len(self.game.events), 1, -1)
+                       if self.game.events[n - 1]["type"] == "deal")
+            self._write({"type": "correction", "ref": ref, "reason": "misdeal", "replace": None,
+                         "misdeal": v.as_dict()})
+        except RecordError:
+            # A classic deal spoilt before its card was turned cannot be a record's deal: the misdeal
+            # is reported and kept by the table, not in the record.
+            self._table_violation(self.game.hand_number, v)
         self.mode = "idle"
         self._new_hand()
 

@@ -227,3 +227,34 @@ def test_card_gone_from_a_play_zone_before_it_settles_was_never_played(clean):
     outputs = feed(referee, stream)
     assert any(o.kind == "notice" and "taken back" in o.data["message"] for o in outputs)
     assert game_events(referee.record) == game_events(clean.record)
+
+
+def _classic_deal(dealer, packet_sizes, turned="9h"):
+    """RFID reads of a classic deal's first round (packets to each seat from the dealer's right)."""
+    from referee.seats import turn_order
+    deck = [c for c in range(32) if c != parse_card(turned)]
+    obs, t, i = [ConsoleAction(t=0.5, action="start", seat=dealer)], 1.0, 0
+    for size in packet_sizes:
+        for seat in turn_order((dealer - 1) & 3):
+            for _ in range(size):
+                t += 0.2
+                obs.append(CardSeen(source="rfid", t=t, zone=f"hand:{'NESW'[seat]}", card=deck[i], uid=f"U{i}"))
+                i += 1
+            t += 0.4
+    obs.append(CardSeen(source="camera", t=t + 0.5, zone="deal", card=parse_card(turned)))
+    return obs, t + 1.0
+
+
+def test_classic_belote_takes_the_turned_card_from_the_dealing_area():
+    referee = TableReferee(rules="classic")
+    obs, t = _classic_deal(0, (3, 2))
+    feed(referee, obs)
+    out = referee.call(3, "take", t=t)              # W, on the dealer's right, takes
+    deal = next(e for e in referee.record if e["type"] == "deal")
+    assert deal["turned"] == "9h" and "hands" not in deal
+    assert [o.kind for o in out].count("violation") == 0 and referee.record[-1]["call"] == "take"
+
+    spoilt = TableReferee(rules="classic")
+    obs, t = _classic_deal(0, (4, 1))
+    outputs = feed(spoilt, obs) + spoilt.call(3, "take", t=t)
+    assert [o.data["rule"] for o in outputs if o.kind == "violation"] == ["misdeal"]
