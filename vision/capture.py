@@ -143,10 +143,15 @@ class Capture:
         self.close()
 
 
-def first_still_frame(source: str, frames: int = 10) -> np.ndarray:
+def first_still_frame(source: str, frames: int = 10, warm_up: float = 1.0) -> np.ndarray:
     """A frame for calibration: the median of the first few frames, which removes
-    sensor noise and a hand passing briefly."""
+    sensor noise and a hand passing briefly. A live camera is given ``warm_up``
+    seconds first: webcams start dark while their exposure settles."""
     with Capture(source) as cap:
+        if cap.live:
+            start = time.monotonic()
+            while time.monotonic() - start < warm_up and cap.read() is not None:
+                pass
         images = [f.image for _, f in zip(range(frames), cap)]
     if not images:
         raise CaptureError(f"{source}: gave no frame")
