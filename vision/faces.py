@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.cards import FRENCH_RANKS, RANKS, card_name, make_card, parse_card, rank_of, suit_of
+from referee.cards import FRENCH_RANKS, RANKS, card_name, make_card, rank_of, suit_of
 
 FACE_SIZE = (224, 348)               # width, height: 4 px/mm of a 56 x 87 mm card
 CARD_MM = (56.0, 87.0)

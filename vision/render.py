@@ -28,7 +28,7 @@ copy of it plus what moves, plus noise taken from a small pre-drawn pool. At
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 import cv2

@@ -8,7 +8,7 @@ import pytest
 
 from calibration.table import CalibrationError, TableLayout, locate_table, recheck
 from vision.faces import builtin_faces
-from vision.render import Effects, SceneRenderer, TableScene
+from vision.render import SceneRenderer, TableScene
 from web_dashboard.main import main
 
 SIZE = (1280, 720)

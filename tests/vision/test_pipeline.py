@@ -14,7 +14,7 @@ import pytest
 from calibration.table import TableLayout, locate_table, recheck
 from calibration.zones import default_zones
 from referee.cards import card_name, parse_cards
-from referee.observations import CardSeen, SensorState, ZoneCleared
+from referee.observations import CardSeen, ZoneCleared
 from vision.deck import deck_from_faces, warp_face
 from vision.faces import builtin_faces, photo_faces
 from vision.locate import order_corners

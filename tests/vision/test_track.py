@@ -8,7 +8,7 @@ from calibration.table import TableLayout, locate_table
 from calibration.zones import default_zones
 from referee.cards import parse_cards
 from vision.faces import builtin_faces
-from vision.render import CLOTHS, Effects, HandPass, Play, SceneRenderer, TableScene, Wait
+from vision.render import CLOTHS, Effects, HandPass, Play, SceneRenderer, TableScene
 from vision.track import Tracker, TablePlane, vote
 
 SIZE, FPS = (1280, 720), 15.0
