@@ -53,9 +53,6 @@ MIN_SHARPNESS = 10.0
 MIN_CARD_WIDTH_PX = 40
 #: Below this long/short ratio a quad does not tell its top edge from its side.
 AMBIGUOUS_ASPECT = 1.25
-#: How clearly (see ``index_ink``) the indices must show the top of a card
-#: that looks square, for an enrolment shot to be accepted.
-_CLEAR_INDEX_LEAD = 0.5
 
 
 class DeckError(ValueError):
@@ -158,21 +155,6 @@ def face_views(image_bgr: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
     return [warp_face(image_bgr, q), warp_face(image_bgr, np.roll(q, -1, axis=0))]
 
 
-def index_ink(face_bgr: np.ndarray) -> float:
-    """Share of the printing of the four corner zones that lies in the
-    top-left and bottom-right ones, minus the rest (-1..1): positive for a
-    face the right way round, where the indices sit. The zones are a thin
-    margin, so a court card's picture does not count."""
-    gray = cv2.cvtColor(cv2.medianBlur(face_bgr, 3), cv2.COLOR_BGR2GRAY).astype(np.float32)
-    h, w = gray.shape
-    ch, cw = int(h * 0.18), int(w * 0.12)
-    paper = float(np.median(gray))
-    zones = [gray[:ch, :cw], gray[-ch:, -cw:], gray[:ch, -cw:], gray[-ch:, :cw]]
-    ink = [float((np.abs(z - paper) > 40).mean()) for z in zones]
-    total = sum(ink)
-    return 0.0 if total <= 0 else (ink[0] + ink[1] - ink[2] - ink[3]) / total
-
-
 def sharpness(face_bgr: np.ndarray) -> float:
     """Variance of the Laplacian over the face: low means blurred."""
     gray = cv2.cvtColor(face_bgr, cv2.COLOR_BGR2GRAY)
@@ -180,11 +162,14 @@ def sharpness(face_bgr: np.ndarray) -> float:
     return float(cv2.Laplacian(gray, cv2.CV_64F).var())
 
 
-def enrolment_sample(frame_bgr: np.ndarray) -> np.ndarray | Refusal:
+def enrolment_sample(frame_bgr: np.ndarray, index_points: Optional[np.ndarray] = None) -> np.ndarray | Refusal:
     """One shot of one card lying on the table -> its rectified face, or why not.
 
     The same check serves photos on disk and frames from a live camera: exactly
-    one whole card in view, big enough, and sharp.
+    one whole card in view, big enough, its top edge known, indices visible,
+    and sharp. ``index_points`` (pixels of the card's corner indices, e.g.
+    where a person clicked, or a labelled photo's boxes) say which edge is the
+    top when the card looks square; without them such a shot is refused.
     """
     if frame_bgr is None or frame_bgr.ndim != 3:
         return Refusal("not a colour image")
@@ -199,16 +184,17 @@ def enrolment_sample(frame_bgr: np.ndarray) -> np.ndarray | Refusal:
     if width < MIN_CARD_WIDTH_PX:
         return Refusal(f"the card is only {width:.0f} px wide: bring the camera closer "
                        f"(at least {MIN_CARD_WIDTH_PX} px)")
-    # Which edge is the top: the proportions say so, unless the indices
-    # (top-left and bottom-right) clearly say otherwise; a square-looking card
-    # whose indices do not clearly say is refused.
-    face, turned = face_views(frame_bgr, quad)
-    lead = index_ink(face)
-    if quad_aspect(quad) < AMBIGUOUS_ASPECT and abs(lead) < _CLEAR_INDEX_LEAD:
-        return Refusal("the card looks almost square (a steep angle, or a stretched picture) and its "
-                       "indices do not say which edge is its top: shoot from straight above")
-    if lead <= -_CLEAR_INDEX_LEAD:
-        face = turned
+    if index_points is not None:
+        quad = _top_from_indices(quad, np.asarray(index_points, np.float32).reshape(-1, 2))
+    elif quad_aspect(quad) < AMBIGUOUS_ASPECT:
+        # Printing does not reliably tell the top either (a court card's
+        # picture reaches its margins): ask for a better shot rather than guess.
+        return Refusal("the card looks almost square (a steep angle, or a stretched picture), so its top "
+                       "cannot be told from its side: shoot from straight above")
+    face = warp_face(frame_bgr, quad)
+    from .read import MIN_INDEX_CONTRAST, corner_contrast
+    if max(corner_contrast(face)) < MIN_INDEX_CONTRAST:
+        return Refusal("no index in the card's corners: show the card face up, whole, and not washed out by a lamp")
     # Sharpness at the card's own size in the frame: upsampling blurs any card.
     length = max(np.linalg.norm(quad[1] - quad[2]), np.linalg.norm(quad[3] - quad[0]))
     native = (max(int(width), 8), max(int(length), 12))
@@ -216,6 +202,19 @@ def enrolment_sample(frame_bgr: np.ndarray) -> np.ndarray | Refusal:
     if sharp < MIN_SHARPNESS:
         return Refusal(f"blurred (sharpness {sharp:.0f} < {MIN_SHARPNESS:.0f}): hold still and focus, then shoot again")
     return face
+
+
+def _top_from_indices(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The quarter-turn of ``quad`` that puts the given index points nearest
+    the face's top-left and bottom-right corners, where indices are printed."""
+    w, h = FACE_SIZE
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+
+    def distance(q: np.ndarray) -> float:
+        m = cv2.getPerspectiveTransform(q, dst)
+        p = cv2.perspectiveTransform(points.reshape(-1, 1, 2), m).reshape(-1, 2)
+        return float(sum(min(np.hypot(*pt), np.hypot(*(pt - [w, h]))) for pt in p))
+    return min((quad, np.roll(quad, -1, axis=0)), key=distance)
 
 
 def card_from_filename(path: Path) -> int:

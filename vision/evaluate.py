@@ -17,7 +17,8 @@ one the enrolment itself chose (``vision.read.choose_abstention``).
 Sets reported:
 
 - ``real:<design>``: the other photos of the design's deck (Belote cards only;
-  2-6 and jokers found in them are counted under ``foreign``: they must abstain).
+  2-6, jokers and cards with no enrolment photo are counted under ``foreign``:
+  they must abstain).
 - ``other-deck``: cards of the other design read with this design's deck: a
   deck the table was not taught; every answer but "unknown" is a wrong read.
 - ``overhead``: single cards lying on a table seen by the project's overhead
@@ -164,25 +165,46 @@ def colour_photo(face: np.ndarray) -> bool:
     return float(np.percentile(cv2.cvtColor(face, cv2.COLOR_BGR2HSV)[..., 1], 99)) > 60
 
 
-def enrolment_candidates(photos: Iterable[Photo]) -> dict[int, list[tuple[tuple[float, float], np.ndarray, str]]]:
-    """Per card, the single-Belote-card photos the enrolment check accepts, as
-    (quality, rectified face, photo name), best first: colour shots before
-    grey ones, then sharper first (what a person enrolling would pick)."""
+def enrolment_candidates(photos: Iterable[Photo], per_card: Optional[int] = None
+                         ) -> dict[int, list[tuple[tuple[float, float], np.ndarray, str]]]:
+    """Per card, the single-Belote-card photos usable for enrolment, as
+    (quality, rectified face, photo name), best first. Usable: the enrolment
+    check accepts it, and the card lies whole in the picture with table around
+    it (not a close-up cut by the frame, where the "card" found may be an
+    index or a picture frame), its top told by the labelled index boxes.
+    Best: colour before grey, then sharper. That is
+    what a person enrolling would pick. ``per_card`` stops after that many
+    usable photos of a card (faster)."""
     found: dict[int, list] = defaultdict(list)
     for photo in photos:
         if len(photo.cards) != 1:
             continue
         card = dataset_card(next(iter(photo.cards)))
-        if card is None:
+        if card is None or (per_card and len(found[card]) >= per_card):
             continue
         image = cv2.imread(str(photo.path))
-        sample = enrolment_sample(image) if image is not None else Refusal("unreadable")
+        if image is None or not _whole_in_view(image, photo):
+            continue
+        # The labelled index boxes tell the card's top, as a person enrolling
+        # would: the set's photos are stretched to squares, so proportions cannot.
+        sample = enrolment_sample(image, index_points=photo.centres * [image.shape[1] / 640, image.shape[0] / 640])
         if isinstance(sample, Refusal):
             continue
         found[card].append(((float(colour_photo(sample)), sharpness(sample)), sample, photo.name))
     for shots in found.values():
         shots.sort(key=lambda shot: shot[0], reverse=True)
-    return dict(found)
+    return {c: shots for c, shots in found.items() if shots}
+
+
+def _whole_in_view(image: np.ndarray, photo: Photo) -> bool:
+    quads = find_cards(image)
+    if len(quads) != 1 or truth_of(quads[0], photo)[0] != "card":
+        return False
+    h, w = image.shape[:2]
+    q = quads[0]
+    inside = q[:, 0].min() > 0.03 * w and q[:, 1].min() > 0.03 * h and q[:, 0].max() < 0.97 * w \
+        and q[:, 1].max() < 0.97 * h
+    return inside and 0.03 <= cv2.contourArea(q) / (w * h) <= 0.5
 
 
 def read_photos(photos: list[Photo], deck: Deck, tally: Tally, foreign: Tally, locator: Counter,
@@ -203,6 +225,8 @@ def read_photos(photos: list[Photo], deck: Deck, tally: Tally, foreign: Tally, l
             matched.add(label_name)
             card, _, _ = read_card(image, quad, deck)
             truth = dataset_card(label_name)
+            if truth is not None and truth not in deck.faces:
+                truth = None        # a card the deck lacks: for this deck it is foreign
             (tally if truth is not None else foreign).add(truth, card, photo.name)
         belote = {c for c in photo.cards if dataset_card(c) is not None}
         locator["cards_labelled"] += len(belote)
