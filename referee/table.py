@@ -89,10 +89,11 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from .cards import Card, card_name, iter_cards, mask_of, parse_card, pretty
+from .cards import KING, QUEEN, Card, card_name, iter_cards, mask_of, parse_card, pretty, rank_of, suit_of
 from .game import Game
 from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play import audit
+from .tables import ALL_TRUMP
 from .record import RecordError
 from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of, turn_order
 from .violations import Violation
@@ -561,22 +562,29 @@ class TableReferee:
                               a.action)
 
     def _belote(self, seat: Seat) -> None:
-        """Attach "belote"/"rebelote" to ``seat``'s trump king or queen: the one on the table,
-        the last one played, or the next one."""
+        """Attach "belote"/"rebelote" to ``seat``'s card being played: a trump king or queen on
+        the table or just played when there is one (the sensors may hold other readings of that
+        seat), else its card on the table, else its next card."""
         word = "rebelote" if self.says.get(seat) else "belote"
-        for item in self.items:
-            if item.seat == seat and item.say is None:
-                item.say = word
-                self.says[seat] = self.says.get(seat, 0) + 1
-                return
-        for card, (trick, s, n) in sorted(self.played.items(), key=lambda kv: -kv[1][2]):
-            if s == seat:
-                old = self.game.events[n - 1]
-                if "say" not in old:
-                    self.says[seat] = self.says.get(seat, 0) + 1
-                    self._correct(n, {**old, "say": word}, "belote said", {})
-                return
+        mine = [i for i in self.items if i.seat == seat and i.say is None]
+        last = max(((n, card) for card, (_, s, n) in self.played.items() if s == seat and n), default=None)
+        pair = [i for i in mine if self._belote_card(i.card)]
+        if not pair and last and self._belote_card(last[1]) and "say" not in self.game.events[last[0] - 1]:
+            self.says[seat] = self.says.get(seat, 0) + 1
+            old = self.game.events[last[0] - 1]
+            self._correct(last[0], {**old, "say": word}, "belote said", {})
+            return
+        if pair or mine:
+            (pair or mine)[0].say = word
+            self.says[seat] = self.says.get(seat, 0) + 1
+            return
         self.pending_say[seat] = True
+
+    def _belote_card(self, card: Optional[Card]) -> bool:
+        play = self.game.play
+        if card is None or play is None or rank_of(card) not in (KING, QUEEN):
+            return False
+        return play.trump == ALL_TRUMP or suit_of(card) == play.trump
 
     # -- sensors ------------------------------------------------------------------
     def _sensor(self, obs: Observation, oid: int) -> None:
@@ -850,7 +858,8 @@ class TableReferee:
         on_table = set(play.trick) | (self.trick_done["cards"] if self.trick_done else set())
         if card is not None and (card in on_table or any(card in (i.cam, i.rfid) for i in self.items)):
             self.gone_cards.add(card)                 # a card of this trick (not a late read of the last one)
-        pickup = (card is None and (on_table or self.items)) or len(self.gone_cards) >= 2
+        here = on_table | {c for i in self.items for c in (i.cam, i.rfid) if c is not None}
+        pickup = (card is None and (on_table or self.items)) or len(self.gone_cards & here) >= 2
         if pickup:
             for item in self.items:
                 item.gone_t = None                    # picked up with the trick, not taken back
@@ -898,6 +907,8 @@ class TableReferee:
 
     def _advance(self, now: float) -> None:
         """Decide everything the time ``now`` allows: plays that have settled, a trick picked up."""
+        if not self.items and self.trick_done is None and not self._queue:
+            return
         for item in [i for i in self.items if i.gone_t is not None and now >= i.gone_t + TAKEBACK_WAIT]:
             self.items.remove(item)
             self.gone_cards.discard(item.card)
