@@ -260,7 +260,8 @@ def overhead_shots(faces: dict[int, np.ndarray], seed: int, cloth: Optional[str]
 
 
 def overhead_set(enrol_faces: dict[int, np.ndarray], test_faces: dict[int, list[np.ndarray]], per_card: int,
-                 tally: Tally, progress: Callable[[str], None], seed: int = 11) -> Deck:
+                 tally: Tally, progress: Callable[[str], None], seed: int = 11,
+                 foreign: Optional[Tally] = None) -> Deck:
     """Enrol through the overhead camera from ``enrol_faces`` (one face per card),
     then read ``per_card`` shots of each card rendered from its *other* real faces."""
     faces = {}
@@ -278,7 +279,11 @@ def overhead_set(enrol_faces: dict[int, np.ndarray], test_faces: dict[int, list[
             centre = tuple(map(float, truth_quad.mean(axis=0)))
             quads = [q for q in find_cards(frame) if cv2.pointPolygonTest(q.reshape(-1, 1, 2), centre, False) >= 0]
             read = read_card(frame, quads[0], deck)[0] if quads else None
-            tally.add(card, read, f"overhead#{k}:{card_name(card)}" + ("" if quads else " (not found)"))
+            where = f"overhead#{k}:{card_name(card)}" + ("" if quads else " (not found)")
+            if card in deck.faces:
+                tally.add(card, read, where)
+            elif foreign is not None:
+                foreign.add(None, read, where)      # its enrolment shot was refused: unknown to the deck
         progress(f"  overhead: round {k + 1}/{per_card}, right {tally.right} wrong {tally.wrong} "
                  f"abstained {tally.abstained}")
     return deck
@@ -376,9 +381,10 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
         test_faces = {c: fs[1:] for c, fs in real.items()}
         report["enrolment"]["overhead"] = {"cards": len(enrol_faces),
                                            "missing": [CARD_NAMES[c] for c in range(32) if c not in enrol_faces]}
-        tally = Tally()
-        overhead_set(enrol_faces, test_faces, rendered_per_card, tally, progress)
+        tally, foreign = Tally(), Tally()
+        overhead_set(enrol_faces, test_faces, rendered_per_card, tally, progress, foreign=foreign)
         report["sets"]["overhead"] = tally.summary()
+        report["sets"]["overhead-not-enrolled"] = foreign.summary()
         confusion_png(tally, out / "confusion-overhead.png", "overhead camera, rendered from real card photos")
     (out / "report.json").write_text(json.dumps(report, indent=1) + "\n")
     return report

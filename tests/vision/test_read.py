@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from referee.cards import parse_card
-from vision.deck import Refusal, deck_from_faces, enrolment_sample
-from vision.evaluate import Photo, dataset_card, load_dataset, truth_of
+from vision.deck import deck_from_faces
+from vision.evaluate import Photo, dataset_card, enrolment_candidates, load_dataset, truth_of
 from vision.locate import find_cards
 from vision.read import read_card
 
@@ -29,21 +29,12 @@ def classic():
 
 @pytest.fixture(scope="module")
 def enrolled(classic):
-    """One accepted single-card photo per card (the first the enrolment check
-    accepts, in the set's order), and the names of those photos."""
-    faces, used = {}, set()
-    for photo in classic:
-        if len(photo.cards) != 1:
-            continue
-        card = dataset_card(next(iter(photo.cards)))
-        if card is None or card in faces:
-            continue
-        shot = enrolment_sample(cv2.imread(str(photo.path)))
-        if not isinstance(shot, Refusal):
-            faces[card] = [shot]
-            used.add(photo.name)
-    assert len(faces) >= 28, f"only {len(faces)} cards enrolable from the set"
-    return deck_from_faces(faces), used
+    """One photo per card (the best of the first two usable, as ``vision
+    evaluate`` picks), and the names of those photos."""
+    candidates = enrolment_candidates(classic, per_card=2)
+    assert len(candidates) == 32, f"only {len(candidates)} cards enrolable from the set"
+    deck = deck_from_faces({c: [shots[0][1]] for c, shots in candidates.items()})
+    return deck, {shots[0][2] for shots in candidates.values()}
 
 
 def _reads(photos: list[Photo], deck):
