@@ -119,6 +119,8 @@ def dashboard_state(table: Any, log_size: int = 40) -> dict:
                       "sensors": table.meta.get("sensors"), "seats": seats,
                       "target": referee.options.target}
     state["game"] = table.game_id
+    if state["hand"].get("dealer") is None:      # before the first deal: the dealer the console named
+        state["hand"]["dealer"] = (snapshot.get("table") or {}).get("dealer")
     state["violations"] = [{**v, "id": violation_id(v), **table.thumbnail_for(v.get("evidence", ()))}
                            for v in snapshot.get("violations", [])]
     state["conflicts"] = [{**c, **table.thumbnail_for(c.get("evidence", ()))}
