@@ -42,7 +42,7 @@ INGEST = ("import json, sys, time\n"
 
 @pytest.fixture(scope="module")
 def observation_log(tmp_path_factory):
-    sim = simulate(40, seed=2024, faults=Faults(violations=0.5), options={"target": 4000})
+    sim = simulate(60, seed=2024, faults=Faults(violations=0.5), options={"target": 5000})
     lines = [json.dumps(to_dict(o)) for o in answered_stream(sim)]
     lines.insert(len(lines) // 3, '{"kind": "seen", "source": "camera", "t": 1e9, "zone": "play:N", "card": "Jh"')
     lines.insert(len(lines) // 2, json.dumps({"kind": "seen", "source": "rfid", "t": 5, "zone": "hand:Q",
