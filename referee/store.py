@@ -192,10 +192,11 @@ class StoredReferee(TableReferee):
     # -- the durable side of ingestion -------------------------------------------
     def _after(self, obs_id: Optional[int]) -> None:
         """Append the game events created since the last call."""
-        new = self.events[self._stored_events:]
-        if new:
+        record = self.game.events                # header first: event n is record[n - 1]
+        if len(record) - 1 > self._stored_events:
+            new = record[self._stored_events + 1:]
             self.store.append_events((self._stored_events + i + 1, obs_id, ev) for i, ev in enumerate(new))
-            self._stored_events = len(self.events)
+            self._stored_events = len(record) - 1
 
     @staticmethod
     def _parse(raw: str) -> tuple[Optional[Observation], Optional[str]]:
