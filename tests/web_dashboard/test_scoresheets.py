@@ -43,12 +43,15 @@ def test_sheet_csv_and_pdf_agree_with_the_engine(client, finished_record):
     assert f'id="sheet-NS">{game.totals[0]}<' in page and f'id="sheet-EW">{game.totals[1]}<' in page
     rows = list(csv.DictReader(io.StringIO(client.get("/scoresheet/t9-1.csv").get_data(as_text=True))))
     assert len(rows) == len(game.results)
-    assert (int(rows[-1]["total_NS"]), int(rows[-1]["total_EW"])) == game.totals
-    assert sum(int(r["score_NS"]) for r in rows) == game.totals[0]
+    assert (int(rows[-1]["total_ns"]), int(rows[-1]["total_ew"])) == game.totals
+    assert sum(int(r["points_ns"]) for r in rows) == game.totals[0]
     pdf = client.get("/scoresheet/t9-1.pdf")
     assert pdf.mimetype == "application/pdf" and pdf.data.startswith(b"%PDF")
     text = subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True, check=True).stdout.decode()
-    assert f"Totals: NS {game.totals[0]} · EW {game.totals[1]}" in text
+    assert f"Winner: {('NS', 'EW')[game.winner]} ({game.totals[0]} to {game.totals[1]})" in text
+    # The live game's sheet is there from its first hand: empty, with the players.
+    live = client.get("/scoresheet/t1-1?lang=en").get_data(as_text=True)
+    assert "Ana &amp; Cy" in live and 'id="sheet-NS">0<' in live
 
 
 def test_archive_and_replay_of_a_finished_game(client, finished_record):
