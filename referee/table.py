@@ -912,6 +912,8 @@ class TableReferee:
         for item in [i for i in self.items if i.gone_t is not None and now >= i.gone_t + TAKEBACK_WAIT]:
             self.items.remove(item)
             self.gone_cards.discard(item.card)
+            if item.card is not None:
+                self.back_in_hand[item.card] = now       # late reads of it are stale for a moment
             self._out.append(Output("notice", {"message": f"{pretty(item.card) if item.card is not None else 'a card'}"
                                                f" was shown in {SEAT_NAMES[item.zone]}'s zone and taken back"}))
         if self.trick_done is not None:
