@@ -56,6 +56,10 @@ function parseCommand(text) {
     if (words.length !== 2 || !SEATS.includes(words[1].toUpperCase())) throw new Error("start <first dealer>, e.g. start N");
     return () => consoleAction({ action: "start", seat: words[1].toUpperCase() });
   }
+  if (head === "turned") {
+    if (words.length !== 2 || !CARD_RE.test(words[1])) throw new Error("turned <card>: classic belote's turned card, e.g. turned 9h");
+    return () => consoleAction({ action: "turned", cards: [words[1]] });
+  }
   if (head === "clear" || head === "pickup") return () => cardEntry({ pickup: true });
   let seat = head.toUpperCase();
   let rest = words.slice(1);
