@@ -40,7 +40,7 @@ from typing import Any, Callable, Optional
 from .auction import Auction
 from .game import Game
 from .cards import Card, card_name, mask_of, suit_of, rank_of, KING, QUEEN
-from .observations import CardGone, CardSeen, ConsoleAction, Observation, ZoneCleared
+from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play import HandPlay
 from .rules import Options, profile
 from .seats import SEAT_NAMES, Seat, next_seat, team_of, TEAM_NAMES
@@ -330,6 +330,9 @@ def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: s
         contract = auction.contract
         t = _play_hand(em, rng, options, contract, dealer, held, number, plant, t, record, planted, plays)
         dealer = next_seat(dealer, cw)
+    for source in ("camera", "rfid"):                # the sensors go on reporting: time passes
+        if getattr(faults, source):
+            em._add(SensorState(source=source, t=t + 5.0, state="connected", detail="heartbeat"))
     return SimGame(header, em.stream(), record, planted, plays, misdeals, number, truth)
 
 
