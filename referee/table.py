@@ -368,7 +368,6 @@ class TableReferee:
         self.says: dict[Seat, int] = {}
         self.pending_say: dict[Seat, bool] = {}
         self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
-        self.late_pickup: Optional[dict[str, Any]] = None
         self.closed = False
         self.gather_asked = False
 
@@ -1072,7 +1071,7 @@ class TableReferee:
         last = len(play.trick) == 3
         if last:
             self.trick_done = {"event": event, "cards": set(play.trick) | {card}, "t": item.t, "trick": trick,
-                               "winner_check": True, "seat": seat, "card": card, "camera_only": camera_only,
+                               "seat": seat, "card": card, "camera_only": camera_only,
                                "mismatch": (item.cam, item.rfid) if mismatch else None, "oids": item.oids}
             self.played[card] = (trick, seat, 0)
             seen = [self.early_pile[c] for c in self.trick_done["cards"] if c in self.early_pile]
