@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Callable
 
 
 def _web_options(parser: argparse.ArgumentParser, instance: str) -> None:
@@ -68,30 +69,50 @@ def _settings(args: argparse.Namespace, demo: bool = False):
 
 
 def _seats(text: str) -> dict:
+    from .launch import SetupError
+
     names = [n.strip() for n in text.split(",")] if text else []
     if names and len(names) != 4:
-        raise SystemExit("--seats takes four names, N,E,S,W: e.g. --seats Ana,Bo,Cy,Di")
+        raise SetupError("--seats takes four names, N,E,S,W: e.g. --seats Ana,Bo,Cy,Di")
     return dict(zip("NESW", names))
 
 
-def _demo(args: argparse.Namespace) -> int:
-    from .launch import launch
-    from .table_runner import demo_tables
+def _start(args: argparse.Namespace, prepare: Callable[[], Callable], demo: bool = False) -> int:
+    """Check the options (``prepare`` returns what adds the tables), then serve
+    until stopped; a start-up problem is said on stderr and exits 2."""
+    from .launch import SetupError, launch, say
 
-    return launch(_settings(args, demo=True), lambda board: demo_tables(board, args))
+    try:
+        add_tables = prepare()
+        return launch(_settings(args, demo), add_tables)
+    except SetupError as exc:
+        say(str(exc))
+        return 2
+
+
+def _demo(args: argparse.Namespace) -> int:
+    def prepare() -> Callable:
+        from .demo_table import simulate_demo
+        from .table_runner import demo_tables
+
+        sim = simulate_demo(args.seed, args.rules, args.speed)
+        return lambda board: demo_tables(board, args, sim)
+    return _start(args, prepare, demo=True)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .launch import launch
-    from .table_runner import real_table
+    def prepare() -> Callable:
+        from .table_runner import real_table
 
-    seats = _seats(args.seats)
-    return launch(_settings(args), lambda board: real_table(board, args, seats))
+        seats = _seats(args.seats)
+        return lambda board: real_table(board, args, seats)
+    return _start(args, prepare)
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from .launch import launch
-    from .table_runner import console_tables
+    def prepare() -> Callable:
+        from .table_runner import console_tables
 
-    seats = _seats(args.seats)
-    return launch(_settings(args), lambda board: console_tables(board, args.tables, args.rules, seats))
+        seats = _seats(args.seats)
+        return lambda board: console_tables(board, args.tables, args.rules, seats)
+    return _start(args, prepare)

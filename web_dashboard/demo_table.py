@@ -41,7 +41,7 @@ from typing import Any, Callable, Optional
 from referee.cards import card_name
 from referee.observations import CardGone, CardSeen, ConsoleAction, ZoneCleared
 
-from .launch import say
+from .launch import SetupError, say
 
 #: Wall seconds per simulated second at --speed 1.
 HUMAN_PACE = 3.0
@@ -86,21 +86,29 @@ def camera_tricks(observations: list) -> list[Trick]:
     return tricks
 
 
+def simulate_demo(seed: int, rules: str, speed: float, hands: int = 40) -> Any:
+    """The simulated game the demo acts out: its sensors clean (the faults are
+    planted on the wire instead), a violation in about a third of the hands."""
+    from referee.simulate import Faults, simulate
+
+    if speed <= 0:
+        raise SetupError("--speed must be more than 0 (1 is human pace, 4 is brisk)")
+    quiet = Faults(misread=0, unreadable=0, rfid_miss=0, rfid_late=0, duplicate=0, knocked=0,
+                   takeback=0, violations=0.3)
+    try:
+        return simulate(hands=hands, seed=seed, faults=quiet, rules=rules, seats=SEATS)
+    except ValueError as exc:
+        raise SetupError(f"cannot run the demo: {exc}; try --rules ffb-contree") from None
+
+
 class DemoTable:
-    """Acts out a simulated game on a :class:`~web_dashboard.tables.LiveTable`."""
+    """Acts out a simulated game (:func:`simulate_demo`) on a :class:`~web_dashboard.tables.LiveTable`."""
 
-    def __init__(self, table: Any, instance: Path, seed: int = 1, rules: str = "ffb-contree",
-                 speed: float = 1.0, camera: bool = False, hands: int = 40):
-        from referee.simulate import Faults, Oracle, simulate
+    def __init__(self, table: Any, sim: Any, instance: Path, seed: int = 1, speed: float = 1.0,
+                 camera: bool = False):
+        from referee.simulate import Oracle
 
-        if speed <= 0:
-            raise SystemExit("--speed must be more than 0 (1 is human pace)")
-        quiet = Faults(misread=0, unreadable=0, rfid_miss=0, rfid_late=0, duplicate=0, knocked=0,
-                       takeback=0, violations=0.3)
-        try:
-            self.sim = simulate(hands=hands, seed=seed, faults=quiet, rules=rules, seats=SEATS)
-        except ValueError as exc:
-            raise SystemExit(f"cannot run the demo: {exc}; try --rules ffb-contree") from None
+        self.sim = sim
         self.oracle = Oracle(self.sim)
         self.table = table
         self.seed = seed

@@ -21,6 +21,11 @@ def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+class SetupError(Exception):
+    """A start-up problem the person can fix (bad option, missing profile, busy
+    port); the message says how. The command prints it and exits 2."""
+
+
 @dataclass
 class Settings:
     host: str = "127.0.0.1"
@@ -68,11 +73,13 @@ def launch(settings: Settings, add_tables: Callable[..., list], on_started: Call
                       instance=settings.instance, public=settings.public)
     board.games.mkdir(parents=True, exist_ok=True)
     app = create_app(board)
-    password = first_run_password(accounts, settings)
     stoppers = add_tables(board) + [board.room.start_clock()]
     board.hub.finished = [g for g in archive(board.games, {t.game_id for t in board.room}) if not g.get("error")]
 
     def ready(port: int) -> None:
+        # Only now, with the tables up and the port taken: a password made by a
+        # start that then failed would never have been shown to anyone.
+        password = first_run_password(accounts, settings)
         base = f"http://{settings.host}:{port}"
         say(f"Dashboard: {base}/club")
         say(f"Console:   {base}/console  (user: referee, password: "

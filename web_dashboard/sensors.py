@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from .launch import say
+from .launch import SetupError, say
 
 
 def start_sensors(table: Any, profile_dir: Path, serial_url: Optional[str], camera: Optional[str],
@@ -24,12 +24,12 @@ def start_sensors(table: Any, profile_dir: Path, serial_url: Optional[str], came
     from firmware_bridge.mapping import ProfileError as TagsError, load_map
 
     if not profile_dir.is_dir():
-        raise SystemExit(f"{profile_dir} is not a table profile: make one with `belote-table calibrate ...`")
+        raise SetupError(f"{profile_dir} is not a table profile: make one with `belote-table calibrate ...`")
     stoppers: list[Callable[[], None]] = []
     try:
         table_map = load_map(profile_dir)
     except TagsError as exc:
-        raise SystemExit(f"{exc}: fix the file or enrol the tags again with `belote-table calibrate tags`") from None
+        raise SetupError(f"{exc}: fix the file or enrol the tags again with `belote-table calibrate tags`") from None
 
     def from_bridge(event: Any) -> None:
         to_observation = getattr(event, "to_observation", None)
@@ -50,7 +50,7 @@ def start_sensors(table: Any, profile_dir: Path, serial_url: Optional[str], came
         thumbnails.mkdir(parents=True, exist_ok=True)
         pipeline = profile.pipeline(Deck.load(profile.deck_dir()), thumbnails=thumbnails)
     except (ProfileError, DeckError) as exc:
-        raise SystemExit(f"camera: {exc}") from None
+        raise SetupError(f"camera: {exc}") from None
     stop = threading.Event()
     thread = threading.Thread(target=_watch, args=(table, pipeline, camera, stop), name="camera", daemon=True)
     thread.start()

@@ -15,6 +15,7 @@ import sys
 from typing import Any, Callable, Optional
 
 from .hub import Hub
+from .launch import SetupError
 
 
 def gevent_hub(**settings: Any) -> Hub:
@@ -38,7 +39,7 @@ def serve(app: Any, host: str, port: int, on_ready: Optional[Callable[[int], Non
         server = WSGIServer((host, port), app, log=None, error_log=sys.stderr)
         server.start()
     except OSError as exc:
-        raise SystemExit(f"cannot listen on {host}:{port} ({exc.strerror}): "
+        raise SetupError(f"cannot listen on {host}:{port} ({exc.strerror}): "
                          f"pick another with --port, or stop what uses it") from None
     gevent.signal_handler(signal.SIGTERM, server.stop)
     if on_ready:

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from .launch import say
+from .launch import SetupError, say
 from .tables import LiveTable
 
 _GAME_FILE = re.compile(r"(?P<table>\w+)-(?P<n>\d+)\.sqlite\Z")
@@ -65,18 +65,18 @@ def add_table(board: Any, table_id: str, name: str, rules: str, seats: dict,
 def console_tables(board: Any, count: int, rules: str, seats: dict) -> list[Callable[[], None]]:
     """``count`` tables without sensors (the console keeps their scoresheets)."""
     if count < 1:
-        raise SystemExit("--tables must be at least 1")
+        raise SetupError("--tables must be at least 1")
     for n in range(1, count + 1):
         add_table(board, f"t{n}", f"Table {n}", rules, seats if n == 1 else {})
     return []
 
 
-def demo_tables(board: Any, args: Any) -> list[Callable[[], None]]:
+def demo_tables(board: Any, args: Any, sim: Any) -> list[Callable[[], None]]:
+    """The demo's one table, acting out ``sim`` (:func:`~web_dashboard.demo_table.simulate_demo`)."""
     from .demo_table import SEATS, DemoTable
 
     table = add_table(board, "t1", "Table 1", args.rules, SEATS, sensors="demo", resume=False)
-    demo = DemoTable(table, board.instance, seed=args.seed, rules=args.rules, speed=args.speed,
-                     camera=args.camera)
+    demo = DemoTable(table, sim, board.instance, seed=args.seed, speed=args.speed, camera=args.camera)
     return [demo.start()]
 
 
