@@ -17,19 +17,24 @@ from typing import Any, Callable, Optional
 from .launch import SetupError, say
 
 
-def start_sensors(table: Any, profile_dir: Path, serial_url: Optional[str], camera: Optional[str],
-                  thumbnails: Path) -> list[Callable[[], None]]:
-    from calibration.profile import ProfileError, TableProfile
-    from firmware_bridge.bridge import Bridge
+def load_profile(profile_dir: Path) -> Any:
+    """The table profile's tag and antenna mapping, checked before anything starts."""
     from firmware_bridge.mapping import ProfileError as TagsError, load_map
 
     if not profile_dir.is_dir():
         raise SetupError(f"{profile_dir} is not a table profile: make one with `belote-table calibrate ...`")
-    stoppers: list[Callable[[], None]] = []
     try:
-        table_map = load_map(profile_dir)
+        return load_map(profile_dir)
     except TagsError as exc:
         raise SetupError(f"{exc}: fix the file or enrol the tags again with `belote-table calibrate tags`") from None
+
+
+def start_sensors(table: Any, table_map: Any, profile_dir: Path, serial_url: Optional[str],
+                  camera: Optional[str], thumbnails: Path) -> list[Callable[[], None]]:
+    from calibration.profile import ProfileError, TableProfile
+    from firmware_bridge.bridge import Bridge
+
+    stoppers: list[Callable[[], None]] = []
 
     def from_bridge(event: Any) -> None:
         to_observation = getattr(event, "to_observation", None)

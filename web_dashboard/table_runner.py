@@ -82,10 +82,11 @@ def demo_tables(board: Any, args: Any, sim: Any) -> list[Callable[[], None]]:
 
 def real_table(board: Any, args: Any, seats: dict) -> list[Callable[[], None]]:
     """A calibrated table: the RFID bridge and the camera feed its referee."""
-    from .sensors import start_sensors
+    from .sensors import load_profile, start_sensors
 
+    table_map = load_profile(Path(args.profile))
     table = add_table(board, "t1", "Table 1", args.rules, seats, sensors="table")
-    return start_sensors(table, Path(args.profile), serial_url=args.serial, camera=args.camera,
+    return start_sensors(table, table_map, Path(args.profile), serial_url=args.serial, camera=args.camera,
                          thumbnails=board.instance / "thumbnails")
 
 

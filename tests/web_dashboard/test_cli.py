@@ -1,0 +1,28 @@
+"""``belote-table demo/run/serve`` refuse what they cannot start with a
+sentence on stderr and exit 2, leaving nothing behind."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["demo", "--speed", "0"], "--speed must be more than 0"),
+    (["demo", "--rules", "classic"], "try --rules ffb-contree"),
+    (["serve", "--seats", "Ana,Bo"], "--seats takes four names"),
+    (["serve", "--tables", "0"], "--tables must be at least 1"),
+    (["run", "--profile", "/nonexistent/profile"], "is not a table profile"),
+])
+def test_bad_start_says_what_to_fix_and_exits_2(tmp_path, args, says):
+    done = subprocess.run([sys.executable, "-m", "web_dashboard.main", *args, "--port", "0",
+                           "--instance", str(tmp_path / "var")], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert says in done.stderr and done.stdout == ""
+    assert not list((tmp_path / "var" / "games").glob("*.sqlite"))
