@@ -189,6 +189,7 @@ class Hub:
         self.epoch = secrets.token_hex(4)
         self.feed_args = {"ring_size": ring_size, "queue_size": queue_size}
         self.channels: dict[str, Channel] = {}
+        self.versions: dict[str, int] = {}     # the last state version published, per table
         #: the club page's one feed: every table's line and the standings
         self.club = Feed("club", self.epoch, **self.feed_args)
         self.summaries: dict[str, dict] = {}
@@ -200,11 +201,16 @@ class Hub:
                                               self.call_later, **self.feed_args)
         return self.channels[table_id]
 
-    def submit(self, table_id: str, snapshot: dict) -> None:
-        """Publish a table's new snapshot; callable from any thread."""
-        self.call_soon_threadsafe(lambda: self._publish(table_id, snapshot))
+    def submit(self, table_id: str, snapshot: dict, version: int) -> None:
+        """Publish a table's state number ``version``; callable from any thread.
+        Two threads may hand over their states in the other order than they
+        made them: an older version arriving late is dropped."""
+        self.call_soon_threadsafe(lambda: self._publish(table_id, snapshot, version))
 
-    def _publish(self, table_id: str, snapshot: dict) -> None:
+    def _publish(self, table_id: str, snapshot: dict, version: int) -> None:
+        if version <= self.versions.get(table_id, -1):
+            return
+        self.versions[table_id] = version
         channel = self.channel(table_id)
         channel.publish(snapshot)
         self.summaries[table_id] = club_summary(channel.feeds["venue"].view)

@@ -37,7 +37,7 @@ class LiveTable:
     """One table: its referee, its lock, and where its state goes."""
 
     def __init__(self, table_id: str, name: str, referee: Any,
-                 publish: Callable[[str, dict], None], meta: Optional[dict] = None,
+                 publish: Callable[[str, dict, int], None], meta: Optional[dict] = None,
                  clock: Optional[Callable[[], float]] = None,
                  new_game: Optional[Callable[[bool], Any]] = None):
         self.id = table_id
@@ -47,6 +47,7 @@ class LiveTable:
         self._publish = publish
         self._new_game = new_game
         self._lock = threading.RLock()
+        self._version = 0                         # numbers each published state (see Hub.submit)
         start = time.monotonic()
         #: seconds since the table started: the ``t`` of what the console enters
         self.clock = clock or (lambda: round(time.monotonic() - start, 3))
@@ -60,7 +61,7 @@ class LiveTable:
             return dashboard_state(self)
 
     def publish(self) -> None:
-        self._publish(self.id, self.state())
+        self.change(lambda referee: None)
 
     def record(self) -> list[dict]:
         """A copy of the game record so far (header first)."""
@@ -99,7 +100,9 @@ class LiveTable:
         with self._lock:
             result = fn(self.referee)
             state = dashboard_state(self)
-        self._publish(self.id, state)
+            self._version += 1
+            version = self._version
+        self._publish(self.id, state, version)
         return result
 
     def ingest(self, observation: Any) -> list:

@@ -89,7 +89,7 @@ def test_broadcast_waits_for_its_delay_and_venue_never_has_hands():
     clock = Clock()
     hub = make_hub(clock, delay=30)
     referee = FakeReferee()
-    hub.submit("t1", {"table": {"id": "t1", "seats": {}}, **referee.snapshot()})
+    hub.submit("t1", {"table": {"id": "t1", "seats": {}}, **referee.snapshot()}, 1)
     assert "hands" not in hub.current("t1", "venue")
     assert "hands" in hub.current("t1", "referee")
     assert hub.current("t1", "broadcast") == {"status": "waiting", "feed": "broadcast", "delay": 30}
@@ -122,7 +122,7 @@ def test_club_feed_ranks_pairs_by_wins_then_points():
     state = FakeReferee().snapshot()
     state["table"] = {"id": "t1", "name": "Table 1", "seats": {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}}
     state["score"] = {"NS": 120, "EW": 300}
-    hub.submit("t1", state)
+    hub.submit("t1", state, 1)
     club = hub.club.view
     assert [r["team"] for r in club["standings"]] == ["Ana & Cy", "Bo & Di"]
     assert club["standings"][1]["points"] == 940
@@ -132,14 +132,22 @@ def test_club_feed_ranks_pairs_by_wins_then_points():
 def test_stream_sends_keep_alive_comments_when_quiet_and_stops_when_closed():
     clock = Clock()
     hub = make_hub(clock, keepalive=0.05)
-    hub.submit("t1", {"status": "waiting"})
+    hub.submit("t1", {"status": "waiting"}, 1)
     client = hub.subscribe("t1", "venue")
     body = hub.stream(client)
     assert next(body).startswith("retry: 2000")
     snapshot = next(body)
     assert snapshot.startswith("id: ") and "event: snapshot" in snapshot
     assert next(body).startswith(": keep-alive")
-    hub.submit("t1", {"status": "play"})
+    hub.submit("t1", {"status": "play"}, 2)
     assert "event: change" in next(body)
     body.close()
     assert client.closed and client not in hub.channel("t1").feeds["venue"].clients
+
+
+def test_an_older_state_handed_over_late_is_dropped():
+    hub = make_hub(Clock())
+    hub.submit("t1", {"status": "play", "to_play": "E"}, 7)
+    hub.submit("t1", {"status": "auction", "to_play": "S"}, 6)      # made before 7, arrived after
+    assert hub.current("t1", "venue")["to_play"] == "E"
+    assert hub.channel("t1").feeds["venue"].seq == 1
