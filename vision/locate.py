@@ -54,8 +54,8 @@ def find_cards(image_bgr: np.ndarray, mask: Optional[np.ndarray] = None,
     change mask around a card just put on a pile) or ``roi`` (x, y, w, h)
     restricts the search; a card is kept when most of it lies in the mask.
     ``min_area_frac``/``max_area_frac`` bound a card's area as a fraction of the
-    searched area (a card filling the whole frame has no table around it and
-    cannot be told from the table).
+    image (or ``roi``): a card filling the whole frame has no table around it
+    and cannot be told from the table.
     """
     if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
         raise ValueError("find_cards needs a BGR colour image (H x W x 3)")
@@ -136,9 +136,9 @@ def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 4.0, samples:
 
 def _find_in_work_image(img: np.ndarray, mask: Optional[np.ndarray],
                         min_area_frac: float, max_area_frac: float) -> list[Quad]:
-    area_total = float(mask.astype(bool).sum()) if mask is not None else float(img.shape[0] * img.shape[1])
-    if area_total <= 0:
+    if mask is not None and not mask.any():
         return []
+    area_total = float(img.shape[0] * img.shape[1])
     min_area, max_area = min_area_frac * area_total, max_area_frac * area_total
     edges = _edge_map(img)
     # Printing, not sensor noise: a median filter removes salt-and-pepper first.
@@ -167,6 +167,12 @@ def _find_in_work_image(img: np.ndarray, mask: Optional[np.ndarray],
         outlines = cv2.bitwise_and(outlines, mask)
     for c in cv2.findContours(outlines, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]:
         consider(c)
+    if mask is not None:
+        # A change mask around a card just put on a pile: where white lies on
+        # white nothing changed, but the changed pixels' hull is the card.
+        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+        for c in cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            consider(cv2.convexHull(c))
     markers = _markers(img)
     candidates = [q for q in candidates if not any(_iou(q, m) > 0.3 or _contains(q, m) for m in markers)]
     return _deduplicate(candidates)
