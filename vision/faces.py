@@ -23,7 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.cards import FRENCH_RANKS, RANKS, card_name, make_card, rank_of, suit_of
+from referee.cards import (CLUBS, FRENCH_RANKS, JACK, KING, QUEEN, RANKS, SPADES, card_name, make_card, rank_of,
+                           suit_of)
 
 FACE_SIZE = (224, 348)               # width, height: 4 px/mm of a 56 x 87 mm card
 CARD_MM = (56.0, 87.0)
@@ -166,17 +167,27 @@ def _dataset_card(label: str) -> int | None:
     return make_card("SHDC".index(label[-1]), rank)
 
 
-def photo_faces(dataset: Path, per_card: int = 2, size: tuple[int, int] = FACE_SIZE) -> dict[int, list[np.ndarray]]:
+#: The phone photos of one deck (the classic design); the other series show the
+#: black-and-gold deck. Enrolling one deck and playing the other would be a test
+#: of something no club does.
+CLASSIC_SERIES = "IMG_20220921_"
+
+
+def photo_faces(dataset: Path, per_card: int = 2, size: tuple[int, int] = FACE_SIZE,
+                colour: bool = True, series: str = CLASSIC_SERIES) -> dict[int, list[np.ndarray]]:
     """Real faces of the 32 Belote cards from single-card photos of the dataset.
 
     Returns card -> up to ``per_card`` faces, each from a different photo, in
     the manifest's order (so callers can enrol from one photo and test on
-    another). Photos where the card cannot be cut out cleanly are skipped.
+    another), from the photos whose name starts with ``series`` (one deck).
+    Photos where the card cannot be cut out cleanly are skipped, and with
+    ``colour`` the greyscale ones too: a table camera films in colour.
     """
     found: dict[int, list[np.ndarray]] = {}
     with open(dataset / "manifest.csv", newline="") as fh:
         for row in csv.DictReader(fh):
-            card = _dataset_card(row["cards"]) if row["n_boxes"].strip() == "2" else None
+            card = _dataset_card(row["cards"]) \
+                if row["n_boxes"].strip() == "2" and row["image"].startswith(series) else None
             if card is None or len(found.get(card, [])) >= per_card:
                 continue
             image = cv2.imread(str(dataset / "images" / row["image"]))
@@ -185,9 +196,17 @@ def photo_faces(dataset: Path, per_card: int = 2, size: tuple[int, int] = FACE_S
                 continue
             boxes = np.loadtxt(label, ndmin=2)[:, 1:3] * [image.shape[1], image.shape[0]]
             face = cut_out_card(image, boxes, size)
-            if face is not None:
+            if face is not None and not (colour and _lost_its_colour(face, card)):
                 found.setdefault(card, []).append(face)
     return found
+
+
+def _lost_its_colour(face: np.ndarray, card: int) -> bool:
+    """A greyscale shot of a card printed in colour: red pips or court pictures
+    without saturated pixels. (A black number card looks the same either way.)"""
+    if suit_of(card) in (SPADES, CLUBS) and rank_of(card) not in (JACK, QUEEN, KING):
+        return False
+    return float((cv2.cvtColor(face, cv2.COLOR_BGR2HSV)[:, :, 1] > 90).mean()) < 0.02
 
 
 def cut_out_card(image: np.ndarray, index_centres: np.ndarray, size: tuple[int, int] = FACE_SIZE):

@@ -49,6 +49,13 @@ class _Pending:
     t: float
     frame_no: int
     frame: np.ndarray           # the last frame read (for the evidence thumbnail)
+    partial: bool = False       # the rest of the scene still moved: only the cards' places are new
+
+
+def _fill(quad: np.ndarray, like: np.ndarray) -> np.ndarray:
+    mask = np.zeros_like(like)
+    cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 255)
+    return mask
 
 
 def _settled(reads: list, min_confidence: float) -> bool:
@@ -97,6 +104,7 @@ class Pipeline:
         self._pending: Optional[_Pending] = None
         self._unexplained_since: Optional[float] = None
         self._retry_at = 0                     # frame number before which an unexplained scene is not re-analysed
+        self._refresh = False                  # a card was taken while the rest moved: look at the whole scene again
         self.look = None                       # the watcher's view of the last frame (moving, quiet, changed)
         self._last_recheck = -1e9
 
@@ -116,8 +124,7 @@ class Pipeline:
             self._setup(frame)
         look = self.look = self.watcher.look(frame)
         if look.moving:
-            # The scene moves again (the next player already): decide on the frames read so far.
-            return self._decide() if self._pending is not None else []
+            return self._while_moving(t, frame, look)
         if look.quiet < self.settle:
             return []
         out: list[Observation] = []
@@ -132,9 +139,24 @@ class Pipeline:
             return out
         if self._pending is not None:
             return out + self._vote(frame)
-        if look.changed and self.frame_no >= self._retry_at:
+        if (look.changed or self._refresh) and self.frame_no >= self._retry_at:
             out += self._analyse(t, frame)
         return out
+
+    def _while_moving(self, t: float, frame: np.ndarray, look) -> list[Observation]:
+        """Something moves (the arm that played, withdrawing; the next player). A new
+        card that has settled away from the motion is read already; cards being read
+        keep being read unless the motion reaches them."""
+        if self.tracker.empty is None or self.moved:
+            return []
+        busy = self.plane.from_thumbnail(self.watcher.busy)
+        if self._pending is not None:
+            touched = any(cv2.countNonZero(cv2.bitwise_and(busy, _fill(c.footprint, busy)))
+                          for c in self._pending.analysis.cards)
+            return self._decide() if touched else self._vote(frame)
+        if look.settled_px >= 3 * self.watcher.min_pixels and self.frame_no >= self._retry_at:
+            return self._analyse(t, frame, busy)
+        return []
 
     def _setup(self, frame: np.ndarray) -> None:
         size = (frame.shape[1], frame.shape[0])
@@ -147,9 +169,18 @@ class Pipeline:
         self.watcher = Watcher()
         self._pending = None
 
-    def _analyse(self, t: float, frame: np.ndarray) -> list[Observation]:
+    def _analyse(self, t: float, frame: np.ndarray, busy: Optional[np.ndarray] = None) -> list[Observation]:
+        """``busy``: where something still moves (table plane); then only new cards
+        settled away from it are taken, and nothing else of the scene."""
         rect = self.plane.rectify(frame)
-        analysis = self.tracker.analyse(rect)
+        analysis = self.tracker.analyse(rect, busy)
+        if busy is not None:
+            if not analysis.cards:
+                self._retry_at = self.frame_no + 2    # look again in a couple of frames
+                return []
+            self._pending = _Pending(Analysis(analysis.cards, [], 0), rect, self.watcher.prev, t, self.frame_no,
+                                     frame, partial=True)
+            return self._vote(frame)
         if analysis.unexplained > 0.4 * cv2.countNonZero(self.plane.visible):
             # Nearly the whole table changed at once and is still: no hand covers that much;
             # the light changed (a lamp, a cloud). Take the table again as it looks now.
@@ -170,6 +201,7 @@ class Pipeline:
         if not analysis.cards:
             self.tracker.accept(rect, analysis)
             self.watcher.accept()
+            self._refresh = False
             return out
         self._pending = _Pending(analysis, rect, self.watcher.prev, t, self.frame_no, frame)
         return out + self._vote(frame)
@@ -188,11 +220,13 @@ class Pipeline:
         """The still scene's cards, from the reads made while it lasted (``votes`` frames,
         or fewer when the next move came sooner: at least one)."""
         p, self._pending = self._pending, None
+        self._unexplained_since = None            # whatever was waiting is judged afresh from this scene
         verdicts = [vote(c.reads, self.min_confidence) for c in p.analysis.cards]
         for c, verdict in zip(p.analysis.cards, verdicts):
             c.card = verdict.card
-        self.tracker.accept(p.rect, p.analysis)
-        self.watcher.accept(p.thumbnail)
+        self.tracker.accept(p.rect, p.analysis, only_cards=p.partial)
+        self.watcher.accept(p.thumbnail, self._thumbnail_mask(p.analysis.cards) if p.partial else None)
+        self._refresh = p.partial       # once all is still, the whole scene becomes the reference
         out: list[Observation] = []
         for c, verdict in zip(p.analysis.cards, verdicts):
             if c.is_move():
@@ -203,6 +237,14 @@ class Pipeline:
                 evidence["thumbnail"] = str(self._thumbnail(p.frame, p.frame_no, c, verdict.card))
             out.append(CardSeen("camera", p.t, c.zone, verdict.card, verdict.confidence, evidence=evidence))
         return out
+
+    def _thumbnail_mask(self, cards) -> np.ndarray:
+        """Where the cards lie, on the watcher's thumbnail."""
+        from .watch import SHRINK
+        mask = np.zeros_like(self.watcher.still)
+        for c in cards:
+            cv2.fillConvexPoly(mask, np.round(c.quad / SHRINK).astype(np.int32), 255)
+        return cv2.dilate(mask, np.ones((3, 3), np.uint8))
 
     def _thumbnail(self, frame: np.ndarray, frame_no: int, c, card) -> Path:
         from .deck import warp_face

@@ -69,6 +69,8 @@ class TablePlane:
         img = self.to_image(grid).astype(np.float32)
         self.map_x = img[:, 0].reshape(self.size[1], self.size[0])
         self.map_y = img[:, 1].reshape(self.size[1], self.size[0])
+        from .watch import SHRINK
+        self._thumb_x, self._thumb_y = self.map_x / SHRINK, self.map_y / SHRINK
         w, h = frame_size
         inside = (self.map_x >= 0) & (self.map_x < w - 1) & (self.map_y >= 0) & (self.map_y < h - 1)
         self.visible = inside.astype(np.uint8) * 255
@@ -100,6 +102,10 @@ class TablePlane:
 
     def from_plane(self, points) -> np.ndarray:
         return np.asarray(points, np.float64).reshape(-1, 2) / self.ppm + self.origin
+
+    def from_thumbnail(self, mask: np.ndarray) -> np.ndarray:
+        """A watcher thumbnail mask (``vision.watch``) on the table plane."""
+        return cv2.remap(mask, self._thumb_x, self._thumb_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
 
     def rectify(self, frame: np.ndarray) -> np.ndarray:
         return cv2.remap(frame, self.map_x, self.map_y, cv2.INTER_AREA if self.ppm < 1 else cv2.INTER_LINEAR,
@@ -224,11 +230,14 @@ class Tracker:
             group[y0:y1, x0:x1] = cv2.bitwise_and(box, box, mask=(labels == i).astype(np.uint8))
             yield group
 
-    def analyse(self, rect: np.ndarray) -> Analysis:
+    def analyse(self, rect: np.ndarray, busy: Optional[np.ndarray] = None) -> Analysis:
+        """What changed since the last accepted scene. ``busy`` (table-plane mask):
+        where something still moves; then only new cards well away from it are
+        looked for (clearings wait for the whole scene to be still)."""
         d_prev = self._diff(rect, self.still)
         d_empty = self._diff(rect, self.empty)
         cleared = []
-        for zone, cards in self.placed.items():
+        for zone, cards in self.placed.items() if busy is None else ():
             quads = [c.footprint for c in cards]
             if not quads:
                 continue
@@ -244,6 +253,8 @@ class Tracker:
         # pieces and take the group's hull as the footprint.
         cards, unexplained = [], 0
         for group in self._groups(cv2.bitwise_and(d_prev, d_empty)):
+            if busy is not None and cv2.countNonZero(cv2.bitwise_and(group, busy)):
+                continue                      # still moving (the hand that played, or with it)
             pts = cv2.findNonZero(group)
             if pts is None:
                 continue
@@ -270,16 +281,17 @@ class Tracker:
         from .locate import order_corners
         quads = []
         card_w, card_h = CARD_MM[0] * self.plane.ppm, CARD_MM[1] * self.plane.ppm
+        # The plane reaches a card's length beyond the zones: what runs off it is an arm.
+        x, y, w, h = cv2.boundingRect(hull)
+        if x <= 0 or y <= 0 or x + w >= self.plane.size[0] or y + h >= self.plane.size[1]:
+            return []
         if area <= 1.6 * self.card_px:
             (cx, cy), (w, h), ang = cv2.minAreaRect(hull)
             long_, short = max(w, h), min(w, h)
             if 0.75 < long_ / card_h < 1.25 and 0.7 < short / card_w < 1.35 and area > 0.75 * w * h:
                 size = (card_w, card_h) if w < h else (card_h, card_w)
                 quads.append(cv2.boxPoints(((cx, cy), size, ang)))
-        # A blob running off the watched area or bigger than a whole trick is an arm.
-        x, y, w, h = cv2.boundingRect(hull)
-        inside = x > 0 and y > 0 and x + w < self.plane.size[0] and y + h < self.plane.size[1]
-        if not quads and inside and area < 4.5 * self.card_px:
+        if not quads and area < 4.5 * self.card_px:       # bigger than a whole trick: not cards
             quads = self._fit_cards(group)
         out = []
         for fp in quads:
@@ -347,9 +359,17 @@ class Tracker:
             under = cv2.dilate(under, self._group_kernel)
         self.empty = cv2.inpaint(rect, under, 5, cv2.INPAINT_TELEA) if quads else rect.copy()
 
-    def accept(self, rect: np.ndarray, analysis: Analysis) -> None:
-        """Take the scene as the new reference, with its cards and clearings."""
-        self.still = rect.copy()
+    def accept(self, rect: np.ndarray, analysis: Analysis, only_cards: bool = False) -> None:
+        """Take the scene as the new reference, with its cards and clearings; with
+        ``only_cards`` (the rest of the scene still moved), only the new cards' places."""
+        if only_cards:
+            where = np.zeros(rect.shape[:2], np.uint8)
+            for c in analysis.cards:
+                cv2.fillConvexPoly(where, np.round(c.footprint).astype(np.int32), 255)
+            where = cv2.dilate(where, self._group_kernel)   # its soft edge and shadow too (motion is further)
+            np.copyto(self.still, rect, where=(where > 0)[:, :, None] if rect.ndim == 3 else where > 0)
+        else:
+            self.still = rect.copy()
         for zone in analysis.cleared:
             self.placed[zone] = []
         for c in analysis.cards:
