@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 import urllib.request
 from http.cookiejar import CookieJar
 from dataclasses import dataclass, field
@@ -145,6 +146,16 @@ def referee_stream(server) -> SSE:
     opener.open(server.links["t1"]["signin"]).read()
     cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
     return SSE(f"{server.base}/stream/t1?feed=referee", headers={"Cookie": cookie})
+
+
+def referee_session(server):
+    """A signed-in client without a browser: its opener (with the cookie) and its CSRF token."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    page = opener.open(f"{server.base}/signin").read().decode()
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    page = opener.open(f"{server.base}/signin", data=urllib.parse.urlencode(
+        {"csrf": csrf, "password": server.password}).encode()).read().decode()
+    return opener, re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
 
 
 @pytest.fixture(scope="session")

@@ -7,14 +7,12 @@ from __future__ import annotations
 import json
 import re
 import time
-import urllib.parse
 import urllib.request
-from http.cookiejar import CookieJar
 
 import pytest
 from playwright.sync_api import expect
 
-from conftest import SSE, request, start_server
+from conftest import SSE, referee_session, request, start_server
 
 
 @pytest.fixture(scope="module")
@@ -117,16 +115,6 @@ def test_french_console_uses_french_words_and_indices(browser, server):
     expect(page.locator("#trick [data-card='Kh']")).to_have_text("R♥")
     assert errors == []
     context.close()
-
-
-def referee_session(server):
-    """A signed-in client without a browser: its opener (with the cookie) and its CSRF token."""
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
-    page = opener.open(f"{server.base}/signin").read().decode()
-    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
-    page = opener.open(f"{server.base}/signin", data=urllib.parse.urlencode(
-        {"csrf": csrf, "password": server.password}).encode()).read().decode()
-    return opener, re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
 
 
 def test_refusals_over_http(server):
