@@ -69,6 +69,7 @@ class EventStore:
             raise StoreError(f"{self.path} is not a usable game store ({exc}); "
                              f"move it aside and start a new one") from None
         self._in_tx = False
+        self._next_id = self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM observations").fetchone()[0]
 
     # -- transactions -------------------------------------------------------
     def begin(self) -> None:
@@ -98,10 +99,12 @@ class EventStore:
     def append_observations(self, rows: Iterable[tuple[str, Optional[str], Optional[str]]]) -> int:
         """Append ``(raw, cursor, rejection reason)`` rows; returns the id of the first."""
         self.begin()
-        first = (self.db.execute("SELECT COALESCE(MAX(id), 0) FROM observations").fetchone()[0]) + 1
-        self.db.executemany("INSERT INTO observations (raw, status, reason, cursor) VALUES (?, ?, ?, ?)",
-                            ((raw, "rejected" if reason else "accepted", reason, cursor)
-                             for raw, cursor, reason in rows))
+        first = self._next_id
+        rows = [(first + i, raw, "rejected" if reason else "accepted", reason, cursor)
+                for i, (raw, cursor, reason) in enumerate(rows)]
+        self.db.executemany("INSERT INTO observations (id, raw, status, reason, cursor) VALUES (?, ?, ?, ?, ?)",
+                            rows)
+        self._next_id += len(rows)
         return first
 
     def mark_rejected(self, rows: Iterable[tuple[str, int]]) -> None:
@@ -173,6 +176,7 @@ class StoredReferee(TableReferee):
     def __init__(self, path: str | Path, rules: str = "ffb-contree", options: Optional[dict] = None,
                  seats: Optional[dict[str, str]] = None, header: Optional[dict[str, Any]] = None):
         self.store = EventStore(path)
+        self._new_events: list[tuple[int, Optional[int], dict[str, Any]]] = []
         stored = self.store.header
         header = stored or header or TableReferee.make_header(rules, options, seats)
         super().__init__(header=header)
@@ -191,12 +195,17 @@ class StoredReferee(TableReferee):
 
     # -- the durable side of ingestion -------------------------------------------
     def _after(self, obs_id: Optional[int]) -> None:
-        """Append the game events created since the last call."""
+        """Collect the game events created since the last call (appended with the burst)."""
         record = self.game.events                # header first: event n is record[n - 1]
         if len(record) - 1 > self._stored_events:
             new = record[self._stored_events + 1:]
-            self.store.append_events((self._stored_events + i + 1, obs_id, ev) for i, ev in enumerate(new))
+            self._new_events += [(self._stored_events + i + 1, obs_id, ev) for i, ev in enumerate(new)]
             self._stored_events = len(record) - 1
+
+    def _flush_events(self) -> None:
+        if self._new_events:
+            self.store.append_events(self._new_events)
+            self._new_events = []
 
     @staticmethod
     def _parse(raw: str) -> tuple[Optional[Observation], Optional[str]]:
@@ -241,6 +250,7 @@ class StoredReferee(TableReferee):
             self._after(first + i)
         if late_rejects:
             self.store.mark_rejected(late_rejects)
+        self._flush_events()
         return outputs
 
     def ingest_burst(self, items: Iterable[Observation | str | tuple[str, str]]) -> list[Output]:
@@ -251,12 +261,11 @@ class StoredReferee(TableReferee):
         rows = []
         for item in items:
             if isinstance(item, tuple):
-                raw, cursor = item
+                rows.append((item[0], item[1], *self._parse(item[0])))
             elif isinstance(item, str):
-                raw, cursor = item, None
-            else:
-                raw, cursor = json.dumps(to_dict(item)), None
-            rows.append((raw, cursor, *self._parse(raw)))
+                rows.append((item, None, *self._parse(item)))
+            else:                                 # already an observation: stored in its JSON form
+                rows.append((json.dumps(to_dict(item), separators=(",", ":")), None, item, None))
         outputs = self._ingest_parsed(rows)
         self.store.commit()
         return outputs
@@ -269,6 +278,7 @@ class StoredReferee(TableReferee):
         super().load_events(events)
         if store and not self._replaying:
             self._after(None)
+            self._flush_events()
             self.store.commit()
 
     def close(self) -> None:

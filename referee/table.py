@@ -79,7 +79,8 @@ camera-only table that also *misreads* is refereed but not guaranteed
 Table rules checked here (the rest is the engine's): ``misdeal`` (a seat
 without 8 cards, a packet of 1 or 4, packets not in the profile's order, two
 tags for one card, a card left in the dealing area) and ``wrong-pickup``. In
-the record a misdeal is the deal then its undo (a correction with a
+the record a misdeal is a ``misdeals`` field on the redeal's ``deal`` event
+(or, for a deal already recorded, the correction that undoes it, with a
 ``misdeal`` field), and a pickup a ``pickup`` field on the trick's last play.
 """
 
@@ -210,6 +211,7 @@ class TableReferee:
         self.n_obs = 0
         self.last_t: dict[str, float] = {}
         self.conflicts: list[Conflict] = []
+        self.misdeals_pending: list[Violation] = []   # spoilt deals, named on the redeal's deal event
         self._blocking: set[int] = set()          # open blocking conflicts
         self.table_violations: list[tuple[int, Violation]] = []
         self.sensors: dict[str, str] = {}
@@ -262,7 +264,8 @@ class TableReferee:
         found = [(r.number, v) for r in self.game.results for v in r.violations]
         found += [(self.game.hand_number, v) for v in self.game.hand_violations]
         found = [(h, self._with_evidence(h, v)) for h, v in found]
-        return sorted(found + self.table_violations, key=lambda hv: (hv[0], hv[1].trick or 0))
+        pending = [(self.game.hand_number, v) for v in self.misdeals_pending]
+        return sorted(found + self.table_violations + pending, key=lambda hv: (hv[0], hv[1].trick or 0))
 
     def _with_evidence(self, hand: int, v: Violation) -> Violation:
         if v.card is not None and not v.evidence:
@@ -405,9 +408,9 @@ class TableReferee:
             self._out.append(Output("rescored", {"hands": [r.details() for r in self.game.results],
                                                  "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]}}))
         if event["type"] == "correction" and event.get("misdeal"):
-            m = event["misdeal"]
-            self._table_violation(hand, Violation("misdeal", parse_seat(m["seat"]), m["message"],
-                                                  evidence=tuple(m.get("evidence", ()))))
+            self._table_violation(hand, _misdeal_violation(event["misdeal"]))
+        for m in event.get("misdeals", ()) if event["type"] == "deal" else ():
+            self.table_violations.append((hand, _misdeal_violation(m)))    # reported when it happened
         if winner is not None and event["pickup"]["pile"] != TEAM_NAMES[team_of(winner)]:
             pile = event["pickup"]["pile"]
             self._table_violation(hand, Violation(
@@ -764,28 +767,30 @@ class TableReferee:
             event["hands"] = {SEAT_NAMES[s]: [card_name(c) for c in iter_cards(hands[s])] for s in range(4)}
         if evidence:
             event["evidence"] = list(evidence)
+        if self.misdeals_pending:
+            event["misdeals"] = [v.as_dict() for v in self.misdeals_pending]
         return event
 
     def _write_deal(self, hands: Optional[list[int]], evidence: tuple) -> None:
         self._write(self._deal_event(hands, evidence))
+        self.misdeals_pending = []
         self.mode = "auction"
         self.closed = True
 
     def _misdeal(self, message: str, evidence: tuple) -> None:
+        """Void the deal. A spoilt deal that never reached the record is named on its redeal's
+        ``deal`` event (``misdeals``); one already recorded is undone by a correction."""
         dealer = self.dealer if self.dealer is not None else 0
         v = Violation("misdeal", dealer, f"misdeal by {SEAT_NAMES[dealer]}: {message}; the same dealer deals again",
                       evidence=tuple(evidence))
-        try:
-            if self.game.phase == "deal":
-                self._write(self._deal_event(None, ()))
+        if self.game.phase == "deal":
+            self.misdeals_pending.append(v)
+            self._out.append(Output("violation", {"hand": self.game.hand_number, **v.as_dict()}))
+        else:
             ref = next(n for n in range(len(self.game.events), 1, -1)
                        if self.game.events[n - 1]["type"] == "deal")
             self._write({"type": "correction", "ref": ref, "reason": "misdeal", "replace": None,
                          "misdeal": v.as_dict()})
-        except RecordError:
-            # A classic deal spoilt before its card was turned cannot be a record's deal: the misdeal
-            # is reported and kept by the table, not in the record.
-            self._table_violation(self.game.hand_number, v)
         self.mode = "idle"
         self._new_hand()
 
@@ -1138,3 +1143,5 @@ class TableReferee:
         return state
 
 
+def _misdeal_violation(data: dict[str, Any]) -> Violation:
+    return Violation("misdeal", parse_seat(data["seat"]), data["message"], evidence=tuple(data.get("evidence", ())))
