@@ -25,8 +25,9 @@ Sets reported:
   camera, rendered by ``vision.render`` from real card faces cut from photos
   OTHER than the enrolment photo (``vision.faces.photo_faces``, which checks
   the cut-out against the labelled indices); enrolment is done through the
-  same camera from the enrolment photo's face. Many photos of the set are
-  grey, so many of these faces are too.
+  same camera from the enrolment photo's face. ``overhead`` uses colour
+  shots only (a table camera films in colour; 11 cards have two), and
+  ``overhead-incl-grey`` the grey ones too (25 cards).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ import numpy as np
 from referee.cards import CARD_NAMES, card_name
 
 from .deck import Deck, Refusal, deck_from_faces, enrolment_sample, sharpness
+from .faces import _dataset_card as dataset_card  # the set's class names (10H, QS) -> card, or None
 from .locate import find_cards
 from .read import read_card
 
@@ -54,7 +56,6 @@ ATTRIBUTION = ("cardcounter_real: photos from Ammememe/CardCounterML (Roboflow '
 #: dataset README: phone photos IMG_2022* and webcam photos WIN_* show the
 #: classic deck; IMG_77xx/78xx the black-and-gold one).
 DESIGNS = {"classic": ("IMG_2022", "WIN_"), "black-gold": ("IMG_77", "IMG_78")}
-_DATASET_RANKS = {"7": 0, "8": 1, "9": 2, "10": 3, "J": 4, "Q": 5, "K": 6, "A": 7}
 
 
 class EvaluationError(ValueError):
@@ -65,15 +66,6 @@ def default_dataset() -> Path:
     """``shared/datasets/cardcounter_real`` beside the repository (``/work/shared``
     next to ``/work/main``; in CI the clone has ``../shared`` beside it)."""
     return Path(__file__).resolve().parents[2] / "shared" / "datasets" / "cardcounter_real"
-
-
-def dataset_card(label: str) -> Optional[int]:
-    """``10H`` -> Th; 2-6, jokers and backs -> None (not Belote cards)."""
-    label = label.strip().upper()
-    rank = _DATASET_RANKS.get(label[:-1])
-    if rank is None or not label or label[-1] not in "SHDC":
-        return None
-    return "SHDC".index(label[-1]) * 8 + rank
 
 
 @dataclass
@@ -372,20 +364,26 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
     if rendered_per_card > 0 and "classic" in decks:
         # Real faces of the classic deck, cut out where the labels prove the
         # card's outline and orientation: the first photo's face to enrol,
-        # the other photos' faces to render the test shots from.
+        # the other photos' faces to render the test shots from. Colour
+        # shots only (a table camera films in colour), then also the grey
+        # ones, which cover more cards.
         from .faces import photo_faces
-        progress("overhead: cutting real card faces out of the labelled photos")
-        real = photo_faces(Path(dataset) if dataset else default_dataset(), per_card=1 + rendered_per_card)
-        real = {c: fs for c, fs in real.items() if len(fs) > 1}
-        enrol_faces = {c: fs[0] for c, fs in real.items()}
-        test_faces = {c: fs[1:] for c, fs in real.items()}
-        report["enrolment"]["overhead"] = {"cards": len(enrol_faces),
-                                           "missing": [CARD_NAMES[c] for c in range(32) if c not in enrol_faces]}
-        tally, foreign = Tally(), Tally()
-        overhead_set(enrol_faces, test_faces, rendered_per_card, tally, progress, foreign=foreign)
-        report["sets"]["overhead"] = tally.summary()
-        report["sets"]["overhead-not-enrolled"] = foreign.summary()
-        confusion_png(tally, out / "confusion-overhead.png", "overhead camera, rendered from real card photos")
+        for name, colour in (("overhead", True), ("overhead-incl-grey", False)):
+            progress(f"{name}: cutting real card faces out of the labelled photos")
+            real = photo_faces(Path(dataset) if dataset else default_dataset(), per_card=1 + rendered_per_card,
+                               colour=colour)
+            real = {c: fs for c, fs in real.items() if len(fs) > 1}
+            if len(real) < 2:
+                continue
+            enrol_faces = {c: fs[0] for c, fs in real.items()}
+            test_faces = {c: fs[1:] for c, fs in real.items()}
+            report["enrolment"][name] = {"cards": len(enrol_faces),
+                                         "missing": [CARD_NAMES[c] for c in range(32) if c not in enrol_faces]}
+            tally, foreign = Tally(), Tally()
+            overhead_set(enrol_faces, test_faces, rendered_per_card, tally, progress, foreign=foreign)
+            report["sets"][name] = tally.summary()
+            report["sets"][f"{name}:not-enrolled"] = foreign.summary()
+            confusion_png(tally, out / f"confusion-{name}.png", f"{name}: overhead camera, real card photos")
     (out / "report.json").write_text(json.dumps(report, indent=1) + "\n")
     return report
 
