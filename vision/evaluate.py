@@ -196,7 +196,7 @@ def _whole_in_view(image: np.ndarray, photo: Photo) -> bool:
     q = quads[0]
     inside = q[:, 0].min() > 0.03 * w and q[:, 1].min() > 0.03 * h and q[:, 0].max() < 0.97 * w \
         and q[:, 1].max() < 0.97 * h
-    return inside and 0.03 <= cv2.contourArea(q) / (w * h) <= 0.5
+    return inside and cv2.contourArea(q) / (w * h) <= 0.5
 
 
 def read_photos(photos: list[Photo], deck: Deck, tally: Tally, foreign: Tally, locator: Counter,
