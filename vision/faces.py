@@ -202,8 +202,12 @@ def photo_faces(dataset: Path, per_card: int = 2, size: tuple[int, int] = FACE_S
 
 
 def _lost_its_colour(face: np.ndarray, card: int) -> bool:
-    """A greyscale shot of a card printed in colour: red pips or court pictures
-    without saturated pixels. (A black number card looks the same either way.)"""
+    """A greyscale or washed-out shot of a card printed in colour: red pips or
+    court pictures without saturated pixels, or a corner index too faint to read.
+    (A black number card looks the same in grey.)"""
+    h, w = face.shape[:2]
+    if cv2.cvtColor(face[: h // 4, : w // 4], cv2.COLOR_BGR2GRAY).std() < 25:
+        return True
     if suit_of(card) in (SPADES, CLUBS) and rank_of(card) not in (JACK, QUEEN, KING):
         return False
     return float((cv2.cvtColor(face, cv2.COLOR_BGR2HSV)[:, :, 1] > 90).mean()) < 0.02
