@@ -571,21 +571,21 @@ def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str =
         sim = simulate(min(hands - m.hands, 60), game_seed, faults, rules)
         referee = make_referee(sim.header)
         oracle = Oracle(sim)
-        answered_before: set[tuple] = set()
+        direct: set[tuple] = set()        # violations reported without the console having to answer first
         for obs in sim.observations:
-            outputs = referee.ingest(obs)
+            outputs = [(out, True) for out in referee.ingest(obs)]
             m.observations += 1
             while outputs:
                 more = []
-                for out in outputs:
+                for out, first_hand in outputs:
                     if out.kind == "conflict":
                         m.conflicts += 1
-                        more += referee.ingest(oracle.answer(out.data, obs.t))
+                        more += [(o, False) for o in referee.ingest(oracle.answer(out.data, obs.t))]
                         m.observations += 1
                     elif out.kind == "violation":
                         oracle.observe(out.as_dict())
-                        answered_before.add((out.data["hand"], out.data.get("trick"), out.data["seat"],
-                                             out.data["rule"], m.conflicts))
+                        if first_hand:
+                            direct.add((out.data["hand"], out.data.get("trick"), out.data["seat"], out.data["rule"]))
                     elif out.kind == "rejected":
                         m.rejected += 1
                 outputs = more
@@ -604,7 +604,8 @@ def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str =
             used.add(hit)
             counts[1] += 1
             m.flagged += 1
-        m.flagged_without_console = m.flagged      # refined below when conflicts were needed
+            h, v = found[hit]
+            m.flagged_without_console += (h, v.get("trick"), v["seat"], v["rule"]) in direct
         for i, (h, v) in enumerate(found):
             if i not in used:
                 m.false_accusations += 1

@@ -119,6 +119,7 @@ def _simulate(args: argparse.Namespace) -> int:
     else:
         rows = [("hands refereed", f"{m.hands} ({m.games} games, {m.observations} observations)"),
                 ("planted violations flagged (recall)", f"{m.flagged}/{m.planted} = {m.recall:.2%}"),
+                ("  ... of which with no console answer", f"{m.flagged_without_console}"),
                 ("accusations not planted", str(m.false_accusations)),
                 ("conflicts raised per hand", f"{d['conflicts_per_hand']:.3f} ({m.conflicts} in all)"),
                 ("hands scored exactly", f"{m.hands_exact}/{m.hands} = {d['hands_exact_share']:.2%}"),
