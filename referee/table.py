@@ -491,9 +491,12 @@ class TableReferee:
             old = self.game.events[a.ref - 1]
             self._correct(a.ref, {**old, "card": card_name(a.cards[0])}, "misread", why)
         elif a.action == "undo":
-            ref = next(n for n in range(len(self.game.events), 1, -1)
-                       if self.game.events[n - 1]["type"] != "correction"
-                       and n not in self.game._replaced)
+            events = self.game.events
+            undone = {e["ref"] for e in events if e["type"] == "correction" and e.get("replace") is None}
+            ref = next((n for n in range(len(events), 1, -1)
+                        if events[n - 1]["type"] != "correction" and n not in undone), None)
+            if ref is None:
+                raise RecordError("console undo: every game event is already undone")
             self._correct(ref, None, a.reason or "undo", why)
         elif a.action == "penalty":
             self._queue.append({"type": "penalty", "seat": SEAT_NAMES[a.seat], "rule": a.rule or "",
