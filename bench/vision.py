@@ -60,7 +60,7 @@ def _game(name, faces, deck_faces, script, seed):
         finally:
             reading.append((time.perf_counter() - s) * 1000)
     pipeline.read = timed_read
-    costs, seen, idle = [], [], []
+    costs, seen, idle, moving = [], [], [], []
     i, t, frame = 0, 0.0, first
     while True:
         s = time.perf_counter()
@@ -69,6 +69,8 @@ def _game(name, faces, deck_faces, script, seed):
         seen += [(i, o) for o in out]
         if not pipeline.look.moving and not pipeline.look.changed:
             idle.append(costs[-1])        # nothing moves, nothing new: the common case
+        elif pipeline.look.moving:
+            moving.append(costs[-1])      # a hand over the table
         s = time.perf_counter()
         try:
             t, frame = next(frames)
@@ -94,6 +96,8 @@ def _game(name, faces, deck_faces, script, seed):
     want_clears = sum(x.kind == "cleared" for x in renderer.truth)
     print(f"{name}: {len(costs)} frames 1080p, render {render_ms:.1f} ms/frame")
     print(f"  idle     median {np.median(idle):5.2f} ms/frame  (p95 {np.percentile(idle, 95):.2f}; target <= 3)")
+    print(f"  motion   median {np.median(moving):5.2f} ms/frame  (p95 {np.percentile(moving, 95):.2f}; "
+          f"{len(moving)} frames with a hand moving, including the reads of cards it left)")
     print(f"  landing  median {np.median(landing):5.2f} ms/frame  (max {max(landing):.1f}; target <= 15; "
           f"{len(landing)} frames locating/reading), of which reading one card {np.median(reading):.1f} ms; "
           f"tracking alone {np.median(landing) - np.median(reading):.1f} ms")
