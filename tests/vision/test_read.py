@@ -57,7 +57,8 @@ def test_held_out_photos_read_right_and_rarely_wrong(classic, enrolled):
     right = sum(1 for t, c, *_ in reads if c == t)
     wrong = sum(1 for t, c, *_ in reads if c is not None and c != t)
     assert len(reads) >= 25
-    assert wrong <= 0.10 * len(reads), f"{wrong} wrong reads of {len(reads)}"
+    # Measured on all held-out photos: 49% right, 0 wrong, 51% abstained.
+    assert wrong <= 0.03 * len(reads) + 1, f"{wrong} wrong reads of {len(reads)}"
     assert right >= 0.35 * len(reads), f"only {right} right of {len(reads)}"
     # Confidence means something: right reads are surer than wrong ones.
     if wrong:
@@ -82,7 +83,8 @@ def test_cards_of_another_deck_are_not_read(enrolled):
     reads = _reads(others, deck)
     assert len(reads) >= 10
     wrong = sum(1 for r in reads if r[1] is not None)
-    assert wrong <= 0.05 * len(reads) + 1, f"{wrong} of {len(reads)} foreign cards read as a classic card"
+    # Measured on all of them: 0 of 145.
+    assert wrong <= 0.02 * len(reads) + 1, f"{wrong} of {len(reads)} foreign cards read as a classic card"
 
 
 def test_glare_on_one_corner_falls_back_to_the_other(classic, enrolled):
