@@ -615,9 +615,9 @@ class TableReferee:
             if isinstance(obs, CardSeen):
                 self._play_seen(obs, seat, oid)
             elif isinstance(obs, CardGone):
-                self._play_gone(obs.source, seat, obs.card, obs.t)
+                self._play_gone(obs.source, seat, obs.card, obs.t, oid)
             elif isinstance(obs, ZoneCleared):
-                self._play_gone(obs.source, seat, None, obs.t)
+                self._play_gone(obs.source, seat, None, obs.t, oid)
         elif kind == "pile" and isinstance(obs, CardSeen) and obs.card is not None:
             self._pile(obs, TEAM_NAMES[seat], oid)
 
@@ -859,10 +859,15 @@ class TableReferee:
         """An RFID read of a card already recorded confirms the camera's reading."""
         self._camera_only.pop((self.game.hand_number, card), None)
 
-    def _play_gone(self, source: str, zone: Seat, card: Optional[Card], t: float) -> None:
+    def _play_gone(self, source: str, zone: Seat, card: Optional[Card], t: float, oid: int) -> None:
         """A card (or every card: ``card`` None) left a play zone: a pickup, a knock or a take-back."""
         play = self.game.play
         on_table = set(play.trick) | (self.trick_done["cards"] if self.trick_done else set())
+        if source == "rfid" and card is not None and card not in on_table and card not in self.played and \
+                not any(card in (i.cam, i.rfid) for i in self.items) and card not in self.back_in_hand:
+            # A tag leaving a play zone that no sensor saw arrive: it was played there, in turn.
+            before = min([i.t for i in self.items if not i.early], default=t) - 1e-3
+            self.items.append(_Item(zone=zone, t=before, rfid=card, oids=[oid]))
         if card is not None and (card in on_table or any(card in (i.cam, i.rfid) for i in self.items)):
             self.gone_cards.add(card)                 # a card of this trick (not a late read of the last one)
         here = on_table | {c for i in self.items for c in (i.cam, i.rfid) if c is not None}
