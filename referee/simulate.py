@@ -12,7 +12,8 @@ dealer deals packet by packet, leave ``hand:X`` and arrive in ``play:X`` when
 played, leave ``play:X`` and arrive in ``pile:NS``/``pile:EW`` when the trick
 is picked up; the camera sees each card appear in ``play:X`` (with a frame
 reference and a confidence) and each play zone cleared. The console (the
-human referee) enters the calls of the auction and "belote".
+human referee) enters the calls of the auction and "belote". Each sensor ends
+with a heartbeat (``SensorState``), as a live table's would go on arriving.
 
 Faults (:class:`Faults`, rates per opportunity): ``misread`` (the camera reads
 another card), ``unreadable`` (the camera cannot read it), ``rfid_miss`` (a tag
