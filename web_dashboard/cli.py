@@ -1,9 +1,9 @@
 """``belote-table demo``, ``run`` and ``serve``: start tables and their dashboard.
 
 - ``demo``: a simulated table through the real pipeline (virtual firmware over
-  a pseudo-terminal into the bridge, and with ``--camera`` rendered video into
-  the vision pipeline), playing a seeded game with a few planted violations
-  and faults, at human pace (``--speed`` to hurry it).
+  a pseudo-terminal into the bridge, rendered camera video into the vision
+  pipeline), playing a seeded game with a few planted violations and faults,
+  at human pace (``--speed`` to hurry it).
 - ``run --profile DIR``: a real table from its calibrated profile.
 - ``serve``: tables without sensors: the console alone keeps the scoresheet,
   the way most clubs start.
@@ -39,9 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     demo.add_argument("--rules", default="ffb-contree", help="rules profile (default ffb-contree)")
     demo.add_argument("--speed", type=float, default=1.0,
                       help="how much faster than human pace to play (default 1; 10 is brisk)")
-    demo.add_argument("--camera", action="store_true",
-                      help="also film the table: rendered video through the vision pipeline (heavier; "
-                           "see docs/dashboard.md for how well it reads today)")
+    demo.add_argument("--no-camera", action="store_true",
+                      help="leave the camera out (RFID and console only); it is left out anyway above --speed 4")
     demo.set_defaults(func=_demo, public=True)
 
     run = subparsers.add_parser("run", help="run a real table from its calibrated profile")

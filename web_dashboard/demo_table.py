@@ -7,12 +7,10 @@ a share of hands with a planted violation). It is *acted out*, not fed in:
 - the RFID side moves tags on the virtual table (``firmware_bridge.
   virtual_table``), whose firmware frames go over a real pseudo-terminal to the
   real bridge, which turns them into observations;
-- with ``--camera``, the camera side renders each trick as video
-  (``vision.render``) and runs the frames through the real vision pipeline,
-  whose observations carry a thumbnail of the card they read. It is off by
-  default: on a loaded machine frames arrive late, and the pipeline's reads
-  and zone guesses on overlapping trick cards are not yet good enough for the
-  table referee to trust (docs/dashboard.md has the figures);
+- the camera side films the whole game as one rendered video
+  (``vision.render``) and runs every frame through the real vision pipeline,
+  whose observations carry a thumbnail of the card they read (``--no-camera``
+  leaves it out; above ``--speed 4`` it is left out anyway);
 - the auction and "belote" are what the human referee enters at the console:
   the demo enters them, and the console can enter more.
 
@@ -51,9 +49,9 @@ ASSISTANT_AFTER = 5.0
 #: Camera frames per second of table time, and the size of the rendered video.
 FPS = 6.0
 FRAME_SIZE = (1280, 720)
-#: The camera reports a card about a second after it comes to rest (the hand
-#: withdraws, then three frames are read), while the RFID tag is read at once:
-#: cards are rendered this much earlier so both reports reach the referee together.
+#: The camera reports a card a little after it comes to rest (the hand
+#: withdraws, then frames are read), while the RFID tag is read at once: cards
+#: are rendered this much earlier so both reports reach the referee together.
 CAMERA_LEAD = 0.8
 #: Above this speed the camera is left out (rendering and reading would not keep up).
 CAMERA_MAX_SPEED = 4.0
@@ -105,7 +103,7 @@ class DemoTable:
     """Acts out a simulated game (:func:`simulate_demo`) on a :class:`~web_dashboard.tables.LiveTable`."""
 
     def __init__(self, table: Any, sim: Any, instance: Path, seed: int = 1, speed: float = 1.0,
-                 camera: bool = False):
+                 camera: bool = True):
         from referee.simulate import Oracle
 
         self.sim = sim
@@ -154,7 +152,7 @@ class DemoTable:
             self._spawn(self._film, "demo-camera")
             say(f"demo: camera video {FRAME_SIZE[0]}x{FRAME_SIZE[1]} at {FPS:g} fps into the vision pipeline")
         else:
-            say("demo: RFID and console (add --camera to film the table through the vision pipeline)")
+            say("demo: RFID and console, no camera")
         return self.stop
 
     def stop(self) -> None:
@@ -243,53 +241,80 @@ class DemoTable:
 
     # --- the camera -------------------------------------------------------------------------
     def _film(self) -> None:
-        """Render each trick and run its frames through the vision pipeline, in time.
+        """Film the whole game as one video and run it through the vision
+        pipeline, each frame at its time on the table's clock.
 
-        The camera is set up the way a club does it: the table calibrated
-        from what the camera sees (its corner markers), the deck enrolled
-        from each card lying alone on the table under that camera."""
+        The camera is set up the way a club does it: the deck enrolled from
+        each card lying alone on the table under that camera, the table
+        calibrated from what the camera sees (its corner markers)."""
         from calibration.table import TableLayout, locate_table, recheck
         from calibration.zones import default_zones
         from vision.deck import deck_from_faces, warp_face
         from vision.faces import builtin_faces
         from vision.locate import order_corners
         from vision.pipeline import Pipeline
-        from vision.render import Effects, HandPass, Pickup, Play, SceneRenderer, TableScene, Wait
+        from vision.render import Effects, SceneRenderer, TableScene
 
-        faces = builtin_faces()
-        scene = TableScene.square(900, size=FRAME_SIZE, tilt_deg=12)
-        look = Effects(cloth="green", table_seed=self.seed)
-        camera = SceneRenderer(faces, scene, seed=self.seed, size=FRAME_SIZE, effects=look)
-        centre = order_corners(camera.card_corners((scene.width_mm / 2, scene.height_mm / 2, 0.0)).astype("float32"))
-        deck = deck_from_faces({c: [warp_face(camera.lone_card(c), centre)] for c in faces})
-        view = locate_table(next(camera.frames([Wait(0.1)], fps=FPS))[1], TableLayout())
+        faces = builtin_faces(four_colour=True)
+        scene = TableScene.square(size=FRAME_SIZE, tilt_deg=25, turn_deg=4)
+        enrol = SceneRenderer(faces, scene, seed=11, size=FRAME_SIZE)
+        centre = order_corners(enrol.card_corners((scene.width_mm / 2, scene.height_mm / 2, 0.0))
+                               .astype("float32"))
+        deck = deck_from_faces({c: [warp_face(enrol.lone_card(c), centre)] for c in faces})
+        script, origin = self._script()
+        renderer = SceneRenderer(faces, scene, seed=self.seed, size=FRAME_SIZE, effects=Effects(table_seed=self.seed))
+        frames = renderer.frames(script, fps=FPS)
+        tau, first = next(frames)
+        view = locate_table(first, TableLayout())
         thumbnails = self.instance / "thumbnails"
         thumbnails.mkdir(parents=True, exist_ok=True)
         pipeline = Pipeline(deck, view.image_to_table, default_zones(), recheck=lambda f: recheck(f, view),
                             thumbnails=thumbnails)
-        for number, trick in enumerate(camera_tricks(self.sim.observations)):
-            script: list = [HandPass(trick.plays[0][1], 0.6, 0.2)] if number % 5 == 2 else []
-            lead = 0.3 + sum(a.seconds + a.hold for a in script) + 0.45
-            times = [t for t, _, _ in trick.plays]
-            for k, (t, seat, card) in enumerate(trick.plays):
-                if k + 1 < len(times):
-                    hold = max(0.2, times[k + 1] - t - 0.75)
-                else:       # the last card stays still long enough to be read before the pickup
-                    hold = max(1.2, (trick.cleared or t + 2.0) - t - 1.55)
-                script.append(Play(seat, card, hold=hold))
+        frame = first
+        while True:
+            if not self._wait_until(origin + tau) or self.table.referee.game.over:
+                return
+            for obs in pipeline.process(self.now(), frame):
+                self.table.ingest(obs)
+            try:
+                tau, frame = next(frames)
+            except StopIteration:
+                return
+
+    def _script(self) -> tuple[list, float]:
+        """The renderer's script of the whole game, and the table time of its
+        start: each card comes to rest ``CAMERA_LEAD`` before its RFID read,
+        each trick is swept to its pile, and now and then a hand passes over
+        the table and changes nothing."""
+        from vision.render import HandPass, Pickup, Play, Wait
+
+        slide, out, sweep = 0.45, 0.3, 1.1          # the renderer's motion times (vision.render)
+        tricks = camera_tricks(self.sim.observations)
+        origin = tricks[0].plays[0][0] - CAMERA_LEAD - slide - 0.3
+        script: list = []
+        now = 0.3                                   # the renderer opens on a still table
+
+        def wait_until(target: float) -> None:
+            nonlocal now
+            if target > now:
+                script.append(Wait(round(target - now, 3)))
+                now = target
+
+        for number, trick in enumerate(tricks):
+            first_start = trick.plays[0][0] - CAMERA_LEAD - origin - slide
+            if number % 5 == 2 and first_start - now > 2.0:
+                wait_until(first_start - 1.8)
+                script.append(HandPass(trick.plays[0][1], 1.0, 0.2))
+                now += 1.2
+            for t, seat, card in trick.plays:
+                wait_until(t - CAMERA_LEAD - origin - slide)
+                script.append(Play(seat, card, hold=0.0))
+                now += slide + out
             if trick.cleared is not None:
-                script += [Pickup(self._winner_team(trick), hold=0.3), Wait(0.3)]
-            renderer = SceneRenderer(faces, scene, seed=self.seed * 1000 + number, size=FRAME_SIZE, effects=look)
-            origin = times[0] - lead - CAMERA_LEAD
-            for tau, frame in renderer.frames(script, fps=FPS):
-                if self._stop.is_set() or self.table.referee.game.over:
-                    return
-                if not self._wait_until(origin + tau):
-                    return
-                if self.now() - (origin + tau) > 2.0 / FPS:
-                    continue                    # late: drop the frame, as a busy camera would
-                for obs in pipeline.process(self.now(), frame):
-                    self.table.ingest(obs)
+                wait_until(max(trick.cleared - CAMERA_LEAD - origin - 0.8, now + 1.0))  # read the last card first
+                script.append(Pickup(self._winner_team(trick), hold=0.0))
+                now += sweep
+        return script, origin
 
     def _winner_team(self, trick: Trick) -> str:
         """Who picks the trick up: the pile the simulator's RFID saw it go to."""

@@ -76,7 +76,7 @@ def demo_tables(board: Any, args: Any, sim: Any) -> list[Callable[[], None]]:
     from .demo_table import SEATS, DemoTable
 
     table = add_table(board, "t1", "Table 1", args.rules, SEATS, sensors="demo", resume=False)
-    demo = DemoTable(table, sim, board.instance, seed=args.seed, speed=args.speed, camera=args.camera)
+    demo = DemoTable(table, sim, board.instance, seed=args.seed, speed=args.speed, camera=not args.no_camera)
     return [demo.start()]
 
 
