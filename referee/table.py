@@ -94,7 +94,7 @@ from .cards import KING, QUEEN, Card, card_name, iter_cards, mask_of, parse_card
 from .game import Game
 from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play import audit
-from .tables import ALL_TRUMP
+from .tables import ALL_TRUMP, NO_TRUMP
 from .record import RecordError
 from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of, turn_order
 from .violations import Violation
@@ -579,11 +579,15 @@ class TableReferee:
             old = self.game.events[last[0] - 1]
             self._correct(last[0], {**old, "say": word}, "belote said", {})
             return
-        if pair or mine:
-            (pair or mine)[0].say = word
+        if pair or (mine and not self._has_belote()):
+            (pair or mine)[0].say = word               # without trumps, the engine will say why it is wrong
             self.says[seat] = self.says.get(seat, 0) + 1
             return
         self.pending_say[seat] = True
+
+    def _has_belote(self) -> bool:
+        play = self.game.play
+        return play is not None and play.trump != NO_TRUMP
 
     def _belote_card(self, card: Optional[Card]) -> bool:
         play = self.game.play
@@ -850,10 +854,6 @@ class TableReferee:
                 target.rfid = card
                 target.oids.append(off[1])
         target.oids.append(oid)
-        if self.pending_say.get(target.seat):
-            target.say = "rebelote" if self.says.get(target.seat) else "belote"
-            self.says[target.seat] = self.says.get(target.seat, 0) + 1
-            del self.pending_say[target.seat]
 
     def _late_rfid(self, card: Card) -> None:
         """An RFID read of a card already recorded confirms the camera's reading."""
@@ -1068,6 +1068,10 @@ class TableReferee:
         event: dict[str, Any] = {"type": "play", "seat": SEAT_NAMES[seat], "card": card_name(card)}
         if item.say:
             event["say"] = item.say
+        elif self.pending_say.get(seat) and self._belote_card(card):    # said before the card was read
+            event["say"] = "rebelote" if self.says.get(seat) else "belote"
+            self.says[seat] = self.says.get(seat, 0) + 1
+            del self.pending_say[seat]
         evidence = tuple(item.oids) + ((item.frame,) if item.frame else ())
         event["evidence"] = list(evidence)
         if camera_only:
