@@ -634,6 +634,13 @@ class TableReferee:
                 self.items.remove(item)
                 self._out.append(Output("notice", {"message": f"{pretty(obs.card)} was shown and taken back "
                                                    f"into {SEAT_NAMES[seat]}'s hand"}))
+            trick, by, n = self.played.get(obs.card, (0, -1, 0))
+            if by == seat and n and trick == self.game.play.trick_number:
+                # Recorded as played, yet back in the hand: it was taken back after all (late reads).
+                self._conflict("card-unknown", f"{pretty(obs.card)}, recorded as {SEAT_NAMES[seat]}'s card at "
+                               f"trick {trick}, went back into {SEAT_NAMES[seat]}'s hand: which card did "
+                               f"{SEAT_NAMES[seat]} play?", trick=trick, seat=seat, blocking=True, ref=n,
+                               evidence=(oid,), proposal=obs.card)
             return
         if self.mode == "idle" and self.dealer is not None and not self._blocked():
             self.mode = "deal"
