@@ -89,3 +89,21 @@ def test_a_planted_revoke_reaches_the_console_and_the_room_without_its_explanati
     assert shown == {k: revoke[k] for k in ("id", "rule", "seat", "card", "trick", "hand")}
     referee.close()
     venue.close()
+
+
+def test_the_camera_films_the_game_and_agrees_with_the_rfid(tmp_path):
+    server = start_server(["demo", "--speed", "4"], tmp_path / "var")
+    referee = referee_stream(server)
+    try:
+        referee.wait_for(lambda s: sum(e["type"] == "play" for e in s.get("log", [])) >= 6, timeout=120)
+        thumbnails = sorted((tmp_path / "var" / "thumbnails").glob("*.png"))
+        read = [re.match(r"f\d+-play([NESW])-(\w+)\.png", p.name).groups() for p in thumbnails]
+        assert len(read) >= 6                               # every card put down is filmed and reported
+        known = {(seat, card) for seat, card in read if card != "unread"}
+        assert len(known) >= 3
+        # Each card the camera read is the card the referee recorded for that seat (the RFID agrees).
+        state = referee.wait_for(lambda s: known <= {(e["seat"], e["card"]) for e in s["log"] if e["type"] == "play"})
+        assert state["conflicts"] == [] and state["violations"] == []   # seed 1's first hand is clean
+    finally:
+        referee.close()
+        server.stop()
