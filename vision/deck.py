@@ -155,6 +155,22 @@ def face_views(image_bgr: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
     return [warp_face(image_bgr, q), warp_face(image_bgr, np.roll(q, -1, axis=0))]
 
 
+def even_border(face_bgr: np.ndarray, band: float = 0.04, tolerance: float = 80.0) -> bool:
+    """Whether the four edges of a rectified face are the same stuff: a card's
+    margin (white, or black on a black deck) all round. A quad that cut into
+    the card or took in some table shows a different colour on one side: on
+    the enrolment shots of the evaluation, well-found cards spread up to 57
+    Lab units (lamp gradients, court frames near the edge), misfound ones
+    over 120."""
+    lab = cv2.cvtColor(cv2.medianBlur(face_bgr, 5), cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    bh, bw = max(2, int(band * h)), max(2, int(band * w))
+    strips = [lab[:bh, bw:-bw], lab[-bh:, bw:-bw], lab[bh:-bh, :bw], lab[bh:-bh, -bw:]]
+    colours = np.array([np.median(s.reshape(-1, 3), axis=0) for s in strips])
+    spread = max(np.linalg.norm(a - b) for a in colours for b in colours)
+    return bool(spread <= tolerance)
+
+
 def sharpness(face_bgr: np.ndarray) -> float:
     """Variance of the Laplacian over the face: low means blurred."""
     gray = cv2.cvtColor(face_bgr, cv2.COLOR_BGR2GRAY)
@@ -192,6 +208,9 @@ def enrolment_sample(frame_bgr: np.ndarray, index_points: Optional[np.ndarray] =
         return Refusal("the card looks almost square (a steep angle, or a stretched picture), so its top "
                        "cannot be told from its side: shoot from straight above")
     face = warp_face(frame_bgr, quad)
+    if not even_border(face):
+        return Refusal("the card's outline was not found cleanly (part of its edge is not card): "
+                       "move it away from other things and shoot again")
     from .read import MIN_INDEX_CONTRAST, corner_contrast
     if max(corner_contrast(face)) < MIN_INDEX_CONTRAST:
         return Refusal("no index in the card's corners: show the card face up, whole, and not washed out by a lamp")
