@@ -9,7 +9,7 @@ import threading
 from web_dashboard.hub import Feed, Hub, diff_views
 from web_dashboard.views import view_for
 
-from web_fakes import FakeReferee
+from web_fakes import sample_state
 
 
 def parse(message: str) -> tuple[str, str, dict]:
@@ -88,8 +88,7 @@ def test_a_slow_client_drops_the_oldest_and_gets_a_fresh_snapshot():
 def test_broadcast_waits_for_its_delay_and_venue_never_has_hands():
     clock = Clock()
     hub = make_hub(clock, delay=30)
-    referee = FakeReferee()
-    hub.submit("t1", {"table": {"id": "t1", "seats": {}}, **referee.snapshot()}, 1)
+    hub.submit("t1", {"table": {"id": "t1", "seats": {}}, **sample_state()}, 1)
     assert "hands" not in hub.current("t1", "venue")
     assert "hands" in hub.current("t1", "referee")
     assert hub.current("t1", "broadcast") == {"status": "waiting", "feed": "broadcast", "delay": 30}
@@ -100,7 +99,7 @@ def test_broadcast_waits_for_its_delay_and_venue_never_has_hands():
 
 
 def test_venue_view_tells_a_declaration_but_not_its_cards():
-    state = FakeReferee().snapshot()
+    state = sample_state()
     state["hand"]["declarations"] = [{"seat": "N", "kind": "tierce", "value": 20, "cards": ["Qh", "Kh", "Ah"]}]
     assert view_for("venue", state)["hand"]["declarations"] == [{"seat": "N", "kind": "tierce", "value": 20}]
     assert view_for("broadcast", state, 30)["hand"]["declarations"][0]["cards"] == ["Qh", "Kh", "Ah"]
@@ -108,18 +107,17 @@ def test_venue_view_tells_a_declaration_but_not_its_cards():
 
 
 def test_venue_view_words_violations_without_their_explanation():
-    referee = FakeReferee()
-    referee.violate("W", "Kc", "must-trump", "W held ♥7 but did not trump")
-    venue = view_for("venue", referee.snapshot())
+    state = sample_state([("W", "Kc", "must-trump", "W held ♥7 but did not trump")])
+    venue = view_for("venue", state)
     assert venue["violations"] == [{"id": 1, "rule": "must-trump", "seat": "W", "card": "Kc", "trick": 1}]
-    assert view_for("broadcast", referee.snapshot(), 30)["violations"][0]["message"].startswith("W held")
+    assert view_for("broadcast", state, 30)["violations"][0]["message"].startswith("W held")
 
 
 def test_club_feed_ranks_pairs_by_wins_then_points():
     clock = Clock()
     hub = make_hub(clock)
     hub.finished = [{"teams": {"NS": "Ana & Cy", "EW": "Bo & Di"}, "score": {"NS": 1010, "EW": 640}, "winner": "NS"}]
-    state = FakeReferee().snapshot()
+    state = sample_state()
     state["table"] = {"id": "t1", "name": "Table 1", "seats": {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}}
     state["score"] = {"NS": 120, "EW": 300}
     hub.submit("t1", state, 1)
