@@ -82,8 +82,9 @@ def find_cards(image_bgr: np.ndarray, mask: Optional[np.ndarray] = None,
     gray = cv2.GaussianBlur(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), (0, 0), 1.0).astype(np.float32)
     out = []
     for q in quads:
-        q = refine_quad(gray, q / scale, reach=max(3.0, 2.0 / scale))
-        out.append(order_corners(q + np.array([x0, y0], np.float32)))
+        q = refine_quad(gray, q / scale, reach=max(3.0, 2.0 / scale)) + np.array([x0, y0], np.float32)
+        q = np.clip(q, 0, [w - 1, h - 1]).astype(np.float32)      # corners stay in the picture
+        out.append(order_corners(q))
     return out
 
 
