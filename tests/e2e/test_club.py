@@ -9,7 +9,7 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from conftest import referee_session, start_server
+from e2e_server import referee_session, start_server
 from referee.demo import play_demo_game
 from referee.game import Game
 from referee.store import import_record

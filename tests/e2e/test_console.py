@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from conftest import SSE, referee_session, request, start_server
+from e2e_server import SSE, referee_session, request, start_server
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from conftest import SSE, referee_stream, start_server
+from e2e_server import SSE, referee_stream, start_server
 
 DELAY = 3.0
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import referee_stream, start_server
+from e2e_server import referee_stream, start_server
 from firmware_bridge.virtual_table import VirtualTable, write_profile
 
 
