@@ -61,7 +61,7 @@ def first_run_password(accounts: Accounts, settings: Settings) -> Optional[str]:
     return password
 
 
-def launch(settings: Settings, add_tables: Callable[..., list], on_started: Callable[[], None] = lambda: None) -> int:
+def launch(settings: Settings, add_tables: Callable[..., list]) -> int:
     """Build the dashboard, add its tables (``add_tables(board)`` returns the
     started sensor handles to stop at the end), print where to go, serve."""
     from .app import Dashboard, create_app
@@ -92,7 +92,6 @@ def launch(settings: Settings, add_tables: Callable[..., list], on_started: Call
             say(f"  overlay for OBS ({settings.broadcast_delay:g} s delay): "
                 f"{base}/overlay/{table.id}?feed=broadcast{overlay}")
         say("Stop with Ctrl-C.")
-        on_started()
 
     try:
         serve(app, settings.host, settings.port, on_ready=ready)
