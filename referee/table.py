@@ -499,8 +499,10 @@ class TableReferee:
                 raise RecordError("console undo: every game event is already undone")
             self._correct(ref, None, a.reason or "undo", why)
         elif a.action == "penalty":
+            # DESIGN's penalty shape: ``reason`` is the sheet's text (the console's, else the rule).
             self._queue.append({"type": "penalty", "seat": SEAT_NAMES[a.seat], "rule": a.rule or "",
-                                "obs": oid, **why})
+                                "reason": a.reason or a.rule or "penalty", "obs": oid,
+                                **({"by": a.by} if a.by else {})})
         elif a.action == "redeal":
             self._misdeal(f"the referee called a redeal{': ' + a.reason if a.reason else ''}", (oid,))
 

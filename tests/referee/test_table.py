@@ -183,6 +183,9 @@ def test_a_penalty_gives_the_hand_to_the_other_side(clean):
     feed(referee, stream[:cut])
     referee.penalty(0, "must-follow", t=stream[cut - 1].t, by="referee")
     feed(referee, stream[cut:])
+    penalty = next(e for e in referee.record if e["type"] == "penalty")
+    assert {k: penalty[k] for k in ("seat", "rule", "reason", "by")} == \
+        {"seat": "N", "rule": "must-follow", "reason": "must-follow", "by": "referee"}   # docs/record-format.md
     first = referee.results[0]
     truth = clean.truth.results[0]
     if first.contract is not None:
