@@ -188,6 +188,7 @@ class _Item:
     say: Optional[str] = None
     conflict: Optional[int] = None
     card_override: Optional[Card] = None     # settled at the console
+    unseen_at: bool = False                  # nobody saw when it was put down (placed first in its trick)
 
     @property
     def card(self) -> Optional[Card]:
@@ -562,9 +563,15 @@ class TableReferee:
             c.item.conflict = None
         elif c.ref is not None:                   # a play already recorded (a refused correction raises)
             old = self.game.events[c.ref - 1]
-            if card_name(chosen) != old["card"]:
+            before = parse_card(old["card"])
+            if chosen != before:
                 self._correct(c.ref, {**old, "card": card_name(chosen)}, "misread", why)
-            self._camera_only.pop((c.hand, parse_card(old["card"])), None)
+                if c.hand == self.game.hand_number and before in self.played:
+                    # The real card is recorded now: the old one is still to play, and
+                    # readings of the real one still waiting in a zone are that same card.
+                    self.played[chosen] = self.played.pop(before)
+                    self.items = [i for i in self.items if i.conflict is not None or chosen not in (i.rfid, i.cam)]
+            self._camera_only.pop((c.hand, before), None)
         self._settle_conflict(c, {"confirm": "confirmed", "dismiss": "dismissed"}.get(a.action, "resolved"),
                               a.action)
 
@@ -632,12 +639,22 @@ class TableReferee:
         if self.mode == "play":                       # a card shown and taken back into the hand
             self.hand_off.pop(obs.card, None)
             self.back_in_hand[obs.card] = obs.t
+            done = self.trick_done
+            if done is not None and done["card"] == obs.card and done["seat"] == seat:
+                # The trick's last card, not yet written, is back in its player's hand: it was
+                # shown and taken back (its leaving the zone read late); the real card is still to come.
+                self.trick_done = None
+                self.played.pop(obs.card, None)
+                self._out.append(Output("notice", {"message": f"{pretty(obs.card)} was shown and taken back "
+                                                   f"into {SEAT_NAMES[seat]}'s hand"}))
+                return
             for item in [i for i in self.items if i.card == obs.card and i.conflict is None]:
                 self.items.remove(item)
                 self._out.append(Output("notice", {"message": f"{pretty(obs.card)} was shown and taken back "
                                                    f"into {SEAT_NAMES[seat]}'s hand"}))
             trick, by, n = self.played.get(obs.card, (0, -1, 0))
-            if by == seat and n and trick == self.game.play.trick_number:
+            play = self.game.play
+            if by == seat and n and (trick == play.trick_number or (trick == play.trick_number - 1 and not play.trick)):
                 # Recorded as played, yet back in the hand: it was taken back after all (late reads).
                 self._conflict("card-unknown", f"{pretty(obs.card)}, recorded as {SEAT_NAMES[seat]}'s card at "
                                f"trick {trick}, went back into {SEAT_NAMES[seat]}'s hand: which card did "
@@ -876,7 +893,7 @@ class TableReferee:
                 not any(card in (i.cam, i.rfid) for i in self.items) and card not in self.back_in_hand:
             # A tag leaving a play zone that no sensor saw arrive: it was played there, in turn.
             before = min([i.t for i in self.items if not i.early], default=t) - 1e-3
-            self.items.append(_Item(zone=zone, t=before, rfid=card, oids=[oid]))
+            self.items.append(_Item(zone=zone, t=before, rfid=card, oids=[oid], unseen_at=True))
         if card is not None and (card in on_table or any(card in (i.cam, i.rfid) for i in self.items)):
             self.gone_cards.add(card)                 # a card of this trick (not a late read of the last one)
         here = on_table | {c for i in self.items for c in (i.cam, i.rfid) if c is not None}
@@ -905,7 +922,7 @@ class TableReferee:
         if any(i.seat == seat for i in self.items) or self._blocked():
             return
         # It was put down in turn, before the cards that followed it (they are not out of turn).
-        item = _Item(zone=seat, t=min([i.t for i in self.items if not i.early], default=t) - 1e-3)
+        item = _Item(zone=seat, t=min([i.t for i in self.items if not i.early], default=t) - 1e-3, unseen_at=True)
         self.items.append(item)
         c = self._conflict("card-unknown", f"trick {play.trick_number} is being picked up but no sensor saw "
                            f"{SEAT_NAMES[seat]}'s card: which card?", trick=play.trick_number, seat=seat,
@@ -986,6 +1003,19 @@ class TableReferee:
                                        evidence=tuple(other.oids), proposal=other.card)
                     c.item = other
                     other.conflict = c.id
+                return True
+        if item.unseen_at:
+            # Nobody saw when this card was put down, so the cards already in the other zones
+            # may have come before it: a question for the console (once), never an accusation.
+            item.unseen_at = False
+            first = min((i for i in live if i.seat != to_play and not i.early), key=lambda i: i.t, default=None)
+            if first is not None:
+                c = self._conflict("out-of-turn", f"nobody saw when {SEAT_NAMES[to_play]} put down its card: did "
+                                   f"{SEAT_NAMES[first.seat]} play before {SEAT_NAMES[to_play]}, out of turn?",
+                                   trick=trick, seat=first.seat, blocking=True, evidence=tuple(first.oids),
+                                   proposal=first.card)
+                c.item = first
+                first.conflict = c.id
                 return True
         rfid_on = "rfid" in self.seen_sources
         if item.rfid is None and item.card_override is None and rfid_on:

@@ -260,3 +260,40 @@ def test_classic_belote_takes_the_turned_card_from_the_dealing_area():
     obs, t = _classic_deal(0, (4, 1))
     outputs = feed(spoilt, obs) + spoilt.call(3, "take", t=t)
     assert [o.data["rule"] for o in outputs if o.kind == "violation"] == ["misdeal"]
+
+
+RFID_ONLY = parse_faults("camera=false")
+
+
+def _refereed(sim):
+    referee = TableReferee(header=sim.header)
+    outputs = feed(referee, sim.observations, Oracle(sim))
+    return referee, outputs
+
+
+def test_a_card_taken_back_whose_leaving_was_read_late_is_not_an_accusation_later():
+    # RFID-only, seed 200353, hand 1, trick 5: W shows ♥A, takes it back and plays ♥9; the tag
+    # leaving the play zone and coming back to W's hand is read only after ♥9 was put down, by
+    # then ♥A was recorded as W's card. At trick 7 W really plays ♥A: that is no "already-played".
+    sim = simulate(1, seed=200353, faults=RFID_ONLY)
+    ah, h9 = parse_card("Ah"), parse_card("9h")
+    back = [o for o in sim.observations if isinstance(o, CardSeen) and o.zone == "hand:W" and o.card == ah]
+    assert back and sim.plays[(1, 5, 3)] == h9 and sim.plays[(1, 7, 3)] == ah     # the scenario is there
+    referee, outputs = _refereed(sim)
+    assert not referee.violations() and not sim.planted
+    assert any(o.kind == "conflict" and o.data["seat"] == "W" and o.data["trick"] == 5 for o in outputs)
+    assert [r.as_dict() for r in referee.results] == [r.as_dict() for r in sim.truth.results]
+
+
+def test_a_card_nobody_saw_put_down_makes_the_order_of_its_trick_a_question():
+    # RFID-only, seed 101478, hand 1, trick 6: E leads ♠8 but neither its leaving E's hand nor its
+    # arrival was read; N had put ♠J down before it (planted out of turn). Only the pickup shows E's
+    # card: when it was put down is unknown, so the console is asked, and the answer flags N.
+    sim = simulate(1, seed=101478, faults=RFID_ONLY)
+    assert [(p.kind, p.trick, p.seat) for p in sim.planted] == [("out-of-turn", 6, 0)]
+    referee, outputs = _refereed(sim)
+    asked = [o.data for o in outputs if o.kind == "conflict" and o.data["kind"] == "out-of-turn"]
+    assert [(c["trick"], c["seat"]) for c in asked] == [(6, "N")]
+    assert [(v.rule, v.trick, v.seat) for _, v in referee.violations()] == [("out-of-turn", 6, 0)]
+    assert [r.as_dict() | {"violations": []} for r in referee.results] == \
+        [r.as_dict() | {"violations": []} for r in sim.truth.results]
