@@ -24,7 +24,9 @@ before the real one is played). Planted violations (``violations``: the share
 of hands that get one): ``revoke`` (must-follow), ``no-trump`` (must-trump),
 ``no-overtrump`` (must-overtrump), ``out-of-turn``, ``wrong-pickup``,
 ``misdeal`` (packet of 4, wrong order, a card left in the dealing area, a
-deck with a duplicate card; the same dealer then deals again).
+deck with a duplicate card; the same dealer then deals again). A table without
+RFID (``rfid=false``) gets no planted misdeal or wrong pickup: no sensor of
+it sees the hands or the piles.
 
 :func:`run` feeds a :class:`~referee.table.TableReferee` with the stream,
 answers its conflicts as the ground truth says (the :class:`Oracle` plays the
@@ -271,6 +273,9 @@ def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: s
     header = {"type": "game", "version": 1, "rules": rules, "options": overrides,
               "seats": seats or {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}}
     em = _Emitter(rng, faults)
+    # Without RFID nothing sees the hands or the piles: a misdeal or a wrong pickup is the human
+    # referee's to see, so none is planted for the table to find.
+    kinds = VIOLATION_KINDS if faults.rfid else tuple(k for k in VIOLATION_KINDS if k not in ("misdeal", "wrong-pickup"))
     record: list[dict[str, Any]] = [header]
     planted: list[Planted] = []
     plays: dict[tuple[int, int, Seat], Card] = {}
@@ -286,7 +291,7 @@ def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: s
         if number >= hands or truth.over:
             break
         number += 1
-        plant = rng.choice(VIOLATION_KINDS) if rng.random() < faults.violations else None
+        plant = rng.choice(kinds) if rng.random() < faults.violations else None
         t += 2.0
         # --- the deal, packet by packet (a spoilt one first when a misdeal is planted)
         deck = list(range(32))
@@ -494,8 +499,12 @@ class Oracle:
                 return ConsoleAction(t=t, action="confirm", ref=cid, by="oracle")
             return ConsoleAction(t=t, action="dismiss", ref=cid, by="oracle")
         if kind == "out-of-turn":
-            action = "confirm" if (hand, conflict.get("trick"), seat) in self.out_of_turn else "dismiss"
-            return ConsoleAction(t=t, action=action, ref=cid, by="oracle")
+            if (hand, conflict.get("trick"), seat) not in self.out_of_turn:
+                return ConsoleAction(t=t, action="dismiss", ref=cid, by="oracle")
+            truth = self.sim.plays.get((hand, conflict.get("trick"), seat))
+            if truth is not None and conflict.get("proposal") != card_name(truth):
+                return ConsoleAction(t=t, action="resolve", ref=cid, cards=(truth,), by="oracle")
+            return ConsoleAction(t=t, action="confirm", ref=cid, by="oracle")
         truth = self.sim.plays.get((hand, conflict.get("trick"), seat))
         if truth is None:
             raise LookupError(f"the ground truth has no play for conflict {conflict}")

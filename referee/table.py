@@ -63,7 +63,8 @@ recorded; confirm keeps it, dismiss takes the camera's, resolve names the
 card), ``card-unknown`` (no trustworthy reading: resolve names the card),
 ``camera-only`` (a card only the camera saw would make a violation: confirm
 the card or resolve with the right one), ``out-of-turn`` (a card early in a
-zone, nobody saw which hand it left: confirm records the out-of-turn play),
+zone, nobody saw which hand it left: confirm records the out-of-turn play,
+resolve records it with the card named, dismiss lets it wait for its turn),
 ``deal`` (the deal was not fully seen and looks wrong: confirm declares a
 misdeal, dismiss accepts the deal), ``gathered`` (the cards leave the hands
 before the auction: confirm declares a misdeal). A *blocking* conflict holds
@@ -73,8 +74,10 @@ table, and are decided in order once it is answered).
 Either sensor may be missing. Without hand antennas the deal is not seen
 (no ``hands`` in the record: each hand is audited when it ends) and misdeals
 and pickups cannot be checked; without a camera RFID alone decides. A
-camera-only table that also *misreads* is refereed but not guaranteed
-(corrections of earlier cards can reorder the tricks that follow).
+camera-only table asks about every reading that is not sure
+(:data:`CAMERA_SURE`) while the card is still on the table, since a misread
+found tricks later would be a correction that reorders the tricks after it;
+it cannot see misdeals or pickups.
 
 Table rules checked here (the rest is the engine's): ``misdeal`` (a seat
 without 8 cards, a packet of 1 or 4, packets not in the profile's order, two
@@ -106,6 +109,10 @@ SETTLE = 1.0
 RFID_WAIT = 1.0
 #: Seconds to wait for any reading of a card nobody could read yet.
 UNKNOWN_WAIT = 2.0
+#: Without RFID, a camera reading at or below this confidence is asked at once, while the card is still
+#: on the table: vision reads score 0.8 (a bare read) to 1 (a clear lead, docs/vision.md), and a
+#: misread found tricks later would be a correction that reorders every trick after it.
+CAMERA_SURE = 0.9
 #: Seconds after a card left its zone before it counts as taken back (a pickup may be starting).
 TAKEBACK_WAIT = 0.3
 #: A tag seen leaving a hand this soon after it came back is a late read of the earlier edge.
@@ -151,7 +158,7 @@ class Conflict:
 
     def as_dict(self) -> dict[str, Any]:
         choices = {"card-unknown": ["resolve"], "deal": ["confirm", "dismiss"], "gathered": ["confirm", "dismiss"],
-                   "out-of-turn": ["confirm", "dismiss"]}.get(self.kind, ["confirm", "dismiss", "resolve"])
+                   }.get(self.kind, ["confirm", "dismiss", "resolve"])
         out = {"id": self.id, "kind": self.kind, "message": self.message, "hand": self.hand,
                "status": self.status, "blocking": self.blocking, "choices": choices,
                "evidence": list(self.evidence)}
@@ -509,7 +516,7 @@ class TableReferee:
 
     def _flush_queue(self) -> None:
         """Write the console's calls, declarations and penalties that waited for the deal."""
-        while self._queue and not self._blocked() and self.mode != "deal":
+        while self._queue and not self._blocked() and self.mode != "deal" and self.trick_done is None:
             event = self._queue.pop(0)
             if event["type"] == "call" and self.mode == "idle":
                 self._write_deal(None, ())
@@ -545,7 +552,9 @@ class TableReferee:
             self._settle_conflict(c, "confirmed" if a.action == "confirm" else "dismissed", a.action)
             item = c.item
             item.conflict = None
-            if a.action == "confirm":
+            if a.action == "resolve":             # out of turn, and the card was another one
+                item.card_override = card
+            if a.action in ("confirm", "resolve"):
                 self._write_out_of_turn(item)
             else:
                 item.early = True
@@ -954,18 +963,24 @@ class TableReferee:
                 self.back_in_hand[item.card] = now       # late reads of it are stale for a moment
             self._out.append(Output("notice", {"message": f"{pretty(item.card) if item.card is not None else 'a card'}"
                                                f" was shown in {SEAT_NAMES[item.zone]}'s zone and taken back"}))
-        if self.trick_done is not None:
-            done = self.trick_done
-            cleared = done.get("cleared")
-            wait = PICKUP_WAIT if "rfid" in self.seen_sources else 0.0      # no pile antennas to wait for
-            if (cleared is not None and now >= cleared + wait) or now >= done["t"] + 8.0 or \
-                    any(i.t > done["t"] + 0.1 and not i.early for i in self.items):
-                self._flush_trick()
+        self._pickup_due(now)
         while self.items and self.mode == "play" and self.trick_done is None and not self._blocking:
             if not self._step(now):
                 break
+        self._pickup_due(now)                         # a last card decided late (after a console answer)
         if self._queue and not self._blocking:
             self._flush_queue()
+
+    def _pickup_due(self, now: float) -> None:
+        """Write the complete trick once its pickup is seen, or time or a next card says it happened."""
+        done = self.trick_done
+        if done is None:
+            return
+        cleared = done.get("cleared")
+        wait = PICKUP_WAIT if "rfid" in self.seen_sources else 0.0      # no pile antennas to wait for
+        if (cleared is not None and now >= cleared + wait) or now >= done["t"] + 8.0 or \
+                any(i.t > done["t"] + 0.1 and not i.early for i in self.items):
+            self._flush_trick()
 
     def _origin_card(self, seat: Seat, t: float) -> Optional[Card]:
         """The card the RFID saw leave ``seat``'s hand around ``t`` (not yet played)."""
@@ -1047,9 +1062,11 @@ class TableReferee:
                 return True
         doubtful = camera_only or (not rfid_on and item.card_override is None)
         violates = self._would_violate(to_play, card)
-        if doubtful and violates:
+        unsure = doubtful and not rfid_on and item.conf <= CAMERA_SURE
+        if doubtful and (violates or unsure):
+            why = "it would be a violation" if violates else "the reading is not sure"
             c = self._conflict("camera-only", f"only the camera read {SEAT_NAMES[to_play]}'s card, {pretty(card)} "
-                               f"({item.conf:.0%} sure), and it would be a violation: confirm the card",
+                               f"({item.conf:.0%} sure), and {why}: confirm the card",
                                trick=trick, seat=to_play, blocking=True, evidence=tuple(item.oids), proposal=card)
             c.item = item
             item.conflict = c.id

@@ -60,3 +60,12 @@ def test_more_faults_more_questions_but_still_no_false_accusation():
 def test_an_rfid_only_table_is_refereed_too():
     m = run(100, seed=5, faults=parse_faults("camera=false"))
     assert m.recall == 1.0 and m.hands_exact == m.hands
+    assert m.false_accusations == 0
+
+
+def test_a_camera_only_table_asks_instead_of_accusing():
+    # Without RFID nothing confirms a reading: unsure ones are asked while the card is on the table,
+    # and no misdeal or wrong pickup is planted (no sensor sees hands or piles).
+    m = run(150, seed=1, faults=parse_faults("rfid=false"))
+    assert m.false_accusations == 0 and m.recall == 1.0 and m.hands_exact == m.hands
+    assert not {"misdeal", "wrong-pickup"} & set(m.by_kind) and m.conflicts > 0
