@@ -98,7 +98,12 @@ class _Features:
                 self.bodies.append(_body(face))
                 self.body_labels.append(card)
                 self.inks.append(_ink_colour(face))
-        self.cards = sorted(set(self.labels))
+        # Every enrolled card has a score, also one whose two corners were too
+        # faint to keep (a washed-out enrolment shot): it is scored on its body
+        # and colour alone, and its corner score stays at -1, so it cannot win
+        # the corner votes and is never read, but its neighbours are not
+        # misread for it either and nothing downstream misses its label.
+        self.cards = sorted(set(self.body_labels))
         self.index = {c: i for i, c in enumerate(self.cards)}
 
 

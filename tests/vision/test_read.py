@@ -119,3 +119,27 @@ def test_dataset_names_map_to_belote_cards():
     assert dataset_card("10H") == parse_card("Th")
     assert dataset_card("QS") == parse_card("Qs")
     assert dataset_card("5C") is None and dataset_card("BLACK JOKER") is None
+
+
+def test_a_card_enrolled_with_faint_corners_is_scored_not_crashed(enrolled):
+    """A washed-out enrolment shot (both corner indices below the contrast a
+    glyph needs) leaves that card without corner templates; reading must
+    still score every card and never name that one from its corners."""
+    deck, _ = enrolled
+    faded_card = parse_card("7h")
+    faces = {c: [f.copy() for f in fs] for c, fs in deck.faces.items()}
+    face = faces[faded_card][0]
+    h, w = face.shape[:2]
+    face[: int(0.34 * h), : int(0.28 * w)] = 235
+    face[h - int(0.34 * h):, w - int(0.28 * w):] = 235
+    from vision.deck import Deck
+    from vision.read import score_face
+    faded = Deck(faces=faces, abstain=deck.abstain)
+    scores, details = score_face(face, faded)
+    assert len(scores) == len(faded.cards)
+    other = next(c for c in faded.cards if c != faded_card)
+    image = cv2.copyMakeBorder(faces[other][0], 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(40, 110, 40))
+    fh, fw = faces[other][0].shape[:2]
+    quad = np.float32([[40, 40], [40 + fw - 1, 40], [40 + fw - 1, 40 + fh - 1], [40, 40 + fh - 1]])
+    card, _, _ = read_card(image, quad, faded)
+    assert card in (other, None)
