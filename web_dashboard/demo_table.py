@@ -22,8 +22,8 @@ open for a while (from the simulator's ground truth), so an unattended demo
 never stalls; the person at the console can answer first.
 
 Time: the simulator's players are brisk, so at ``--speed 1`` the table's
-clock runs ``1 / HUMAN_PACE`` as fast as the wall clock (a hand lasts about a
-minute), and ``speed`` times that when asked. Every observation is stamped
+clock runs ``1 / HUMAN_PACE`` as fast as the wall clock (a card every 3 to
+4 seconds, a hand in about three minutes), and ``speed`` times that when asked. Every observation is stamped
 with the table's clock, so the referee's waits (a card settles in one second)
 keep their meaning at any speed.
 """
@@ -41,8 +41,8 @@ from referee.observations import CardGone, CardSeen, ConsoleAction, ZoneCleared
 
 from .launch import SetupError, say
 
-#: Wall seconds per simulated second at --speed 1.
-HUMAN_PACE = 3.0
+#: Wall seconds per simulated second at --speed 1: a card every 3 to 4 s.
+HUMAN_PACE = 2.0
 #: Seconds (table time) an open conflict waits for the human referee before
 #: the assistant answers it.
 ASSISTANT_AFTER = 5.0

@@ -18,7 +18,7 @@ DELAY = 3.0
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    server = start_server(["demo", "--speed", "12", "--broadcast-delay", str(DELAY)],
+    server = start_server(["demo", "--speed", "8", "--broadcast-delay", str(DELAY)],
                           tmp_path_factory.mktemp("demo"))
     yield server
     server.stop()
@@ -92,7 +92,7 @@ def test_a_planted_revoke_reaches_the_console_and_the_room_without_its_explanati
 
 
 def test_the_camera_films_the_game_and_agrees_with_the_rfid(tmp_path):
-    server = start_server(["demo", "--speed", "4"], tmp_path / "var")
+    server = start_server(["demo", "--speed", "3"], tmp_path / "var")
     referee = referee_stream(server)
     try:
         referee.wait_for(lambda s: sum(e["type"] == "play" for e in s.get("log", [])) >= 6, timeout=120)
