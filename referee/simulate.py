@@ -42,7 +42,7 @@ from typing import Any, Callable, Optional
 
 from .auction import Auction
 from .game import Game
-from .cards import Card, card_name, mask_of, suit_of, rank_of, KING, QUEEN
+from .cards import Card, card_name, mask_of, parse_card, suit_of, rank_of, KING, QUEEN
 from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play import HandPlay
 from .rules import Options, profile
@@ -240,6 +240,64 @@ def _misdeal(rng: random.Random, kind: str, packets: list[tuple[Seat, list[Card]
     return packets, left, tags
 
 
+def _classic_deal(em: _Emitter, rng: random.Random, options: Options, dealer: Seat, t: float,
+                  record: list) -> tuple[float, Any, list[int]]:
+    """Classic belote (seed 004): 3 then 2 cards each and a card turned up; the auction at the
+    console (take / takeX / pass); then the taker gets the turned card and 2 more, the others 3,
+    from the dealer's right. Returns the time, the contract (None: all passed) and the hands."""
+    cw = options.clockwise
+    deck = list(range(32))
+    rng.shuffle(deck)
+    order = [next_seat(dealer, cw)]
+    for _ in range(3):
+        order.append(next_seat(order[-1], cw))
+    sizes = rng.choice(((3, 2), (2, 3)))
+    first, i = [], 0
+    for size in sizes:
+        for seat in order:
+            first.append((seat, deck[i:i + size]))
+            i += size
+    turned = deck[20]
+    t = _emit_deal(em, first, t, {})
+    em.rfid(t, True, "deal", turned)
+    held = [0, 0, 0, 0]
+    for seat, cards in first:
+        held[seat] |= mask_of(cards)
+    deal: dict[str, Any] = {"type": "deal", "dealer": SEAT_NAMES[dealer], "turned": card_name(turned)}
+    record.append(deal)
+    auction = Auction(options, dealer, turned)
+    while not auction.done:
+        seat = auction.to_speak
+        takes = [c for c in auction.legal_calls() if c != "pass"]
+        call = rng.choice(takes) if takes and rng.random() < (0.35 if auction.round == 1 else 0.5) else "pass"
+        auction.apply(seat, call)
+        t += rng.uniform(0.8, 1.6)
+        em.console(t, action="call", seat=seat, call=call)
+        record.append({"type": "call", "seat": SEAT_NAMES[seat], "call": call})
+    if auction.contract is None:
+        t += 2.0
+        for seat in range(4):
+            for card in _iter(held[seat]):
+                em.rfid(t + rng.uniform(0, 0.6), False, f"hand:{SEAT_NAMES[seat]}", card)
+        em.rfid(t + 0.7, False, "deal", turned)
+        return t + 3.0, None, held
+    taker = auction.contract.taker
+    t += 1.5
+    em.rfid(t, False, "deal", turned)                 # the turned card goes to the taker first
+    em.rfid(t + 0.2, True, f"hand:{SEAT_NAMES[taker]}", turned)
+    held[taker] |= 1 << turned
+    t += 0.6
+    second, i = [], 21
+    for seat in order:
+        n = 2 if seat == taker else 3
+        second.append((seat, deck[i:i + n]))
+        held[seat] |= mask_of(deck[i:i + n])
+        i += n
+    t = _emit_deal(em, second, t, {})
+    deal["hands"] = {SEAT_NAMES[s]: [card_name(c) for c in sorted(_iter(held[s]))] for s in range(4)}
+    return t, auction.contract, held
+
+
 def _auction(rng: random.Random, options: Options, dealer: Seat) -> tuple[list[tuple[Seat, str]], Auction]:
     auction = Auction(options, dealer)
     calls = []
@@ -263,12 +321,12 @@ def _auction(rng: random.Random, options: Options, dealer: Seat) -> tuple[list[t
 def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: str = "ffb-contree",
              seats: Optional[dict[str, str]] = None, options: Optional[dict[str, Any]] = None) -> SimGame:
     """Play ``hands`` hands (all-pass hands included), or fewer when the game ends first,
-    of a seeded noisy table; ``options`` are rule overrides (``{"target": 3000}`` for a long game)."""
+    of a seeded noisy table; ``options`` are rule overrides (``{"target": 3000}`` for a long game).
+    A classic profile is dealt and bid as seed 004 says (:func:`_classic_deal`)."""
     rng = random.Random(seed)
     overrides = dict(options or {})
     options = profile(rules, **overrides)
-    if options.auction != "contree":
-        raise ValueError(f"the simulator plays contrée auctions; profile {rules!r} uses a turned card")
+    classic = options.auction == "classic"
     cw = options.clockwise
     header = {"type": "game", "version": 1, "rules": rules, "options": overrides,
               "seats": seats or {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}}
@@ -276,6 +334,8 @@ def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: s
     # Without RFID nothing sees the hands or the piles: a misdeal or a wrong pickup is the human
     # referee's to see, so none is planted for the table to find.
     kinds = VIOLATION_KINDS if faults.rfid else tuple(k for k in VIOLATION_KINDS if k not in ("misdeal", "wrong-pickup"))
+    if classic:                                 # misdeals are planted in 8-card deals only
+        kinds = tuple(k for k in kinds if k != "misdeal")
     record: list[dict[str, Any]] = [header]
     planted: list[Planted] = []
     plays: dict[tuple[int, int, Seat], Card] = {}
@@ -293,6 +353,14 @@ def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: s
         number += 1
         plant = rng.choice(kinds) if rng.random() < faults.violations else None
         t += 2.0
+        if classic:
+            t, contract, held = _classic_deal(em, rng, options, dealer, t, record)
+            if contract is None:                # all passed twice: the cards are gathered, next dealer
+                dealer = next_seat(dealer, cw)
+                continue
+            t = _play_hand(em, rng, options, contract, dealer, held, number, plant, t, record, planted, plays)
+            dealer = next_seat(dealer, cw)
+            continue
         # --- the deal, packet by packet (a spoilt one first when a misdeal is planted)
         deck = list(range(32))
         rng.shuffle(deck)
@@ -493,6 +561,10 @@ class Oracle:
     def answer(self, conflict: dict[str, Any], t: float) -> ConsoleAction:
         cid, kind, hand = conflict["id"], conflict["kind"], conflict["hand"]
         seat = "NESW".index(conflict["seat"]) if conflict.get("seat") else None
+        if kind == "turned":                       # classic: the card turned up in the dealing area
+            deals = [e for e in self.sim.record if e["type"] == "deal"]
+            return ConsoleAction(t=t, action="resolve", ref=cid, cards=(parse_card(deals[hand - 1]["turned"]),),
+                                 by="oracle")
         if kind in ("deal", "gathered"):
             if hand in self.misdeal_open:
                 self.misdeal_open.discard(hand)

@@ -65,7 +65,8 @@ card), ``card-unknown`` (no trustworthy reading: resolve names the card),
 the card or resolve with the right one), ``out-of-turn`` (a card early in a
 zone, nobody saw which hand it left: confirm records the out-of-turn play,
 resolve records it with the card named, dismiss lets it wait for its turn),
-``deal`` (the deal was not fully seen and looks wrong: confirm declares a
+``turned`` (classic belote: the dealing area did not read the turned card:
+resolve names it; the calls wait for it), ``deal`` (the deal was not fully seen and looks wrong: confirm declares a
 misdeal, dismiss accepts the deal), ``gathered`` (the cards leave the hands
 before the auction: confirm declares a misdeal). A *blocking* conflict holds
 the game events behind it until the console answers (the cards stay on the
@@ -157,7 +158,7 @@ class Conflict:
     item: Any = None                         # the undecided card on the table, if any
 
     def as_dict(self) -> dict[str, Any]:
-        choices = {"card-unknown": ["resolve"], "deal": ["confirm", "dismiss"], "gathered": ["confirm", "dismiss"],
+        choices = {"card-unknown": ["resolve"], "turned": ["resolve"], "deal": ["confirm", "dismiss"], "gathered": ["confirm", "dismiss"],
                    }.get(self.kind, ["confirm", "dismiss", "resolve"])
         out = {"id": self.id, "kind": self.kind, "message": self.message, "hand": self.hand,
                "status": self.status, "blocking": self.blocking, "choices": choices,
@@ -526,7 +527,9 @@ class TableReferee:
                 self._out.append(Output("rejected", {"obs": event["obs"], "reason": str(exc)}))
                 continue
             if event["type"] == "call" and self.game.phase == "play":
-                self.mode = "play"
+                # Classic belote: the second round of the deal comes after the take (seed 004).
+                classic = self.options.auction == "classic" and self.arrivals
+                self.mode = "deal2" if classic else "play"
 
     def _correct(self, ref: int, replacement: Optional[dict], reason: str, why: dict) -> None:
         self._write({"type": "correction", "ref": ref, "reason": reason, "replace": replacement, **why})
@@ -536,6 +539,14 @@ class TableReferee:
 
     def _answer(self, c: Conflict, a: ConsoleAction, why: dict) -> None:
         card = a.cards[0] if a.cards else None
+        if c.kind == "turned":
+            if card is None:
+                raise RecordError(f"conflict {c.id}: name the turned card (resolve)")
+            self._settle_conflict(c, "resolved", a.action)
+            self.in_deal = {card: c.evidence[0] if c.evidence else 0}
+            self.in_hand.pop(card, None)
+            self._write_deal(*c.item)
+            return
         if c.kind == "gathered":
             self._settle_conflict(c, "confirmed" if a.action == "confirm" else "dismissed", a.action)
             if a.action == "confirm":
@@ -630,7 +641,7 @@ class TableReferee:
             elif isinstance(obs, CardGone) and obs.card is not None:
                 self.in_deal.pop(obs.card, None)
         elif kind == "play":
-            if self.mode == "deal":
+            if self.mode in ("deal", "deal2"):
                 self._close_deal(obs.t)
             if self.mode != "play":
                 return
@@ -645,6 +656,12 @@ class TableReferee:
 
     # -- the deal -----------------------------------------------------------------
     def _hand_seen(self, obs: CardSeen, seat: Seat, oid: int) -> None:
+        if self.mode == "deal2":                      # classic: the second round of the deal
+            self.in_hand[obs.card] = seat
+            self.arrivals.append((obs.t, seat, obs.card, obs.uid, oid))
+            if len(self.in_hand) == 32:
+                self._close_deal(obs.t)
+            return
         if self.mode == "play":                       # a card shown and taken back into the hand
             self.hand_off.pop(obs.card, None)
             self.back_in_hand[obs.card] = obs.t
@@ -682,7 +699,7 @@ class TableReferee:
             self._close_deal(obs.t)
 
     def _hand_gone(self, obs: CardGone, seat: Seat, oid: int) -> None:
-        if self.mode == "deal":
+        if self.mode in ("deal", "deal2"):
             self._close_deal(obs.t)
         if self.mode == "auction" and not self.game.auction.calls and not self.gather_asked:
             self.gather_asked = True
@@ -709,6 +726,9 @@ class TableReferee:
             self.items.append(_Item(zone=seat, t=obs.t, rfid=obs.card, origin=seat, oids=[oid], zone_seen=False))
 
     def _close_deal(self, t: float) -> None:
+        if self.mode == "deal2":
+            self._close_second_round()
+            return
         if self.mode != "deal" or self.closed:
             return
         self.closed = True
@@ -795,6 +815,27 @@ class TableReferee:
                 hands = masks
         return problems, doubts, hands
 
+    def _close_second_round(self) -> None:
+        """Classic belote: the hands are whole once the second round is dealt (the taker's with the
+        turned card). Where the antennas saw them, the deal is corrected with them so that each play
+        is checked live; otherwise each hand is audited at its end. The engine says whether the
+        turned card went to the taker."""
+        self.mode = "play"
+        masks = [0, 0, 0, 0]
+        for card, seat in self.in_hand.items():
+            masks[seat] |= 1 << card
+        counts = [bin(m).count("1") for m in masks]
+        short = [s for s in range(4) if counts[s] < 8]
+        unseen = 32 - len(self.in_hand)
+        if any(c > 8 for c in counts) or len(short) > 1 or (short and counts[short[0]] + unseen != 8):
+            return                                    # not seen well enough to name the hands
+        if short:
+            masks[short[0]] |= ((1 << 32) - 1) & ~mask_of(self.in_hand)   # it holds what nobody saw
+        ref = next(n for n in range(len(self.game.events), 1, -1) if self.game.events[n - 1]["type"] == "deal")
+        deal = self.game.events[ref - 1]
+        hands = {SEAT_NAMES[s]: [card_name(c) for c in iter_cards(masks[s])] for s in range(4)}
+        self._correct(ref, {**deal, "hands": hands}, "second round of the deal", {})
+
     def _deal_event(self, hands: Optional[list[int]], evidence: tuple) -> dict[str, Any]:
         if self.dealer is None:
             raise RecordError("the first dealer is not known: the console says who deals (start)")
@@ -814,6 +855,15 @@ class TableReferee:
         return event
 
     def _write_deal(self, hands: Optional[list[int]], evidence: tuple) -> None:
+        if self.options.auction == "classic" and self.dealer is not None and \
+                len([c for c in self.in_deal if c not in self.in_hand]) != 1:
+            # The dealing area did not read the turned card: the auction cannot be checked without it.
+            c = self._conflict("turned", "the turned card was not read in the dealing area: which card "
+                               "is turned up?", seat=self.dealer, blocking=True, evidence=evidence)
+            c.item = (hands, evidence)
+            self.mode = "turned"
+            self.closed = True
+            return
         self._write(self._deal_event(hands, evidence))
         self.misdeals_pending = []
         self.mode = "auction"

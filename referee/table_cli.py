@@ -45,7 +45,8 @@ def register_referee(sub: argparse._SubParsersAction) -> None:
                      help="default, none, or name=rate,... over the defaults: misread unreadable rfid_miss "
                           "rfid_late duplicate knocked takeback violations (rates 0-1), camera rfid (true/false)")
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--rules", default="ffb-contree", help="a contrée rules profile (default ffb-contree)")
+    sim.add_argument("--rules", default="ffb-contree",
+                     help="a rules profile (default ffb-contree; classic and classic-501 are dealt in two rounds)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--strict", action="store_true",
                      help="exit 1 unless recall is 100%%, no false accusation and every hand scored exactly")

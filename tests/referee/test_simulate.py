@@ -8,6 +8,7 @@ import pytest
 
 from referee.observations import CardSeen
 from referee.simulate import Faults, FaultsError, VIOLATION_KINDS, parse_faults, run, simulate
+from referee.table import TableReferee
 
 
 def test_the_same_seed_gives_the_same_table_and_another_seed_another():
@@ -69,3 +70,21 @@ def test_a_camera_only_table_asks_instead_of_accusing():
     m = run(150, seed=1, faults=parse_faults("rfid=false"))
     assert m.false_accusations == 0 and m.recall == 1.0 and m.hands_exact == m.hands
     assert not {"misdeal", "wrong-pickup"} & set(m.by_kind) and m.conflicts > 0
+
+
+def test_classic_belote_is_dealt_in_two_rounds_and_refereed():
+    # Seed 004: 3 + 2 cards and a turned card, the auction (take / takeX / pass), then the taker
+    # gets the turned card and 2 more, the others 3. The antennas see both rounds: the deal is
+    # corrected with the whole hands and every play is checked live.
+    sim = simulate(4, seed=3, faults=parse_faults("none"), rules="classic")
+    deal = sim.record[1]
+    taker = next(e["seat"] for e in sim.record if e["type"] == "call" and e["call"] != "pass")
+    assert deal["turned"] in deal["hands"][taker] and all(len(h) == 8 for h in deal["hands"].values())
+    referee = TableReferee(header=sim.header)
+    for obs in sim.observations:
+        referee.ingest(obs)
+    corrected = [e for e in referee.record if e["type"] == "correction"]
+    assert corrected and all(e["replace"]["type"] == "deal" and "hands" in e["replace"] for e in corrected)
+    assert [r.as_dict() for r in referee.results] == [r.as_dict() for r in sim.truth.results]
+    m = run(150, seed=2, rules="classic")
+    assert m.planted and m.recall == 1.0 and m.false_accusations == 0 and m.hands_exact == m.hands
