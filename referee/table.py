@@ -521,6 +521,9 @@ class TableReferee:
             event = self._queue.pop(0)
             if event["type"] == "call" and self.mode == "idle":
                 self._write_deal(None, ())
+                if self.mode == "turned":             # the turned card is asked first
+                    self._queue.insert(0, event)
+                    return
             try:
                 self._write(event)
             except RecordError as exc:

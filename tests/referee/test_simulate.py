@@ -88,3 +88,6 @@ def test_classic_belote_is_dealt_in_two_rounds_and_refereed():
     assert [r.as_dict() for r in referee.results] == [r.as_dict() for r in sim.truth.results]
     m = run(150, seed=2, rules="classic")
     assert m.planted and m.recall == 1.0 and m.false_accusations == 0 and m.hands_exact == m.hands
+    # Without RFID nothing reads the turned card: the console is asked for it before the calls.
+    m = run(60, seed=2, faults=parse_faults("rfid=false"), rules="classic")
+    assert m.recall == 1.0 and m.false_accusations == 0 and m.hands_exact == m.hands and m.rejected == 0
