@@ -34,7 +34,7 @@ import numpy as np
 
 from referee.cards import CARD_NAMES
 
-from .deck import Deck, face_views
+from .deck import AMBIGUOUS_ASPECT, Deck, face_views, quad_aspect, warp_face
 
 #: The index region of a face, as fractions of (width, height): the template
 #: part (inner) and the search window around it (outer). Generous enough for
@@ -47,6 +47,9 @@ MIN_INDEX_CONTRAST = 12.0
 _SCALES = (0.9, 1.0, 1.1)
 _REFINE_TOP = 5
 _BODY_SIZE = (40, 60)
+#: Size at which the ink colour is measured: a mean colour needs no detail,
+#: and 60 x 90 pixels cost a fiftieth of the full face.
+_INK_SIZE = (60, 90)
 #: Weights of corners and body in the combined score. The indices decide; the
 #: body breaks ties between cards with look-alike indices (6/9-style glyphs).
 _W_CORNER, _W_BODY = 0.85, 0.15
@@ -105,6 +108,33 @@ class _Features:
         # misread for it either and nothing downstream misses its label.
         self.cards = sorted(set(self.body_labels))
         self.index = {c: i for i, c in enumerate(self.cards)}
+        # The same, as matrices, so a reading is a few matrix products rather
+        # than one call per template: corner templates at the enrolled scale
+        # (all the same size), zero-mean and unit-norm, one per row; bodies
+        # one per row; inks with a mask for the faces shot in grey.
+        unit = _SCALES.index(1.0)
+        self.corner_shape = self.corners[0][unit].shape if self.corners else (0, 0)
+        self.corner_matrix = np.stack([_unit_rows(c[unit].reshape(1, -1))[0] for c in self.corners]) \
+            if self.corners else np.zeros((0, 1), np.float32)
+        self.corner_rows = np.array([self.index[c] for c in self.labels], np.intp)
+        self.body_matrix = np.stack([b.ravel() for b in self.bodies]).astype(np.float32)
+        self.body_rows = np.array([self.index[c] for c in self.body_labels], np.intp)
+        self.ink_known = np.array([k is not None for k in self.inks], bool)
+        self.ink_matrix = np.array([k if k is not None else (0.0, 0.0) for k in self.inks], np.float32)
+
+
+def _unit_rows(rows: np.ndarray) -> np.ndarray:
+    """Each row zero-mean and unit-norm (a flat row stays zero): the dot
+    product of two such rows is their normalised cross-correlation."""
+    rows = rows.astype(np.float32) - rows.mean(axis=1, keepdims=True, dtype=np.float32)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return rows / np.maximum(norms, 1e-3)
+
+
+def _per_card_max(values: np.ndarray, rows: np.ndarray, n: int) -> np.ndarray:
+    out = np.full(n, -1.0, np.float32)
+    np.maximum.at(out, rows, values.astype(np.float32))
+    return out
 
 
 def _features(deck: Deck) -> _Features:
@@ -137,7 +167,8 @@ def _ink_colour(face: np.ndarray) -> Optional[np.ndarray]:
     vector (a*, b*): red indices far from black ones, gold far from silver.
     Relative to the paper, so a warm lamp shifts both and cancels out. None
     for a grey photo, where colour says nothing."""
-    lab = cv2.cvtColor(cv2.medianBlur(face, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
+    small = cv2.resize(face, _INK_SIZE, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.medianBlur(small, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
     pixels = lab.reshape(-1, 3)
     paper = np.median(pixels, axis=0)
     ink = np.linalg.norm(pixels - paper, axis=1) > 30
@@ -180,9 +211,13 @@ def _corner_scores(feats: _Features, search: np.ndarray) -> np.ndarray:
             i = feats.index[feats.labels[t]]
             scores[i] = max(scores[i], float(cv2.matchTemplate(search, tpl, cv2.TM_CCOEFF_NORMED).max()))
 
+    th, tw = feats.corner_shape
+    if len(feats.labels) and th <= search.shape[0] and tw <= search.shape[1]:
+        # Every template against every window of the search region at once.
+        windows = np.lib.stride_tricks.sliding_window_view(search, (th, tw)).reshape(-1, th * tw)
+        best = (_unit_rows(windows) @ feats.corner_matrix.T).max(axis=0)
+        scores = _per_card_max(best, feats.corner_rows, len(feats.cards))
     unit = _SCALES.index(1.0)
-    for t in range(len(feats.labels)):
-        match(t, unit)
     contenders = set(np.argsort(-scores)[:_REFINE_TOP].tolist())
     for t, label in enumerate(feats.labels):
         if feats.index[label] in contenders:
@@ -192,9 +227,10 @@ def _corner_scores(feats: _Features, search: np.ndarray) -> np.ndarray:
     return scores
 
 
-def score_face(face: np.ndarray, deck: Deck) -> tuple[np.ndarray, dict]:
+def score_face(face: np.ndarray, deck: Deck, ink: object = "measure") -> tuple[np.ndarray, dict]:
     """Combined score per enrolled card (aligned with ``deck.cards``) for a
-    rectified face, and the evidence behind it."""
+    rectified face, and the evidence behind it. ``ink``: the face's ink
+    colour when already measured (it does not depend on the quarter-turn)."""
     feats = _features(deck)
     corners = []
     small = _corner_view(face)
@@ -202,20 +238,16 @@ def score_face(face: np.ndarray, deck: Deck) -> tuple[np.ndarray, dict]:
         corners.append(_corner_scores(feats, _prep(_crop(view, _SEARCH))))
     body_seen = _body(face)
     body_seen_r = body_seen[::-1, ::-1]
-    body = np.full(len(feats.cards), -1.0, np.float32)
-    for label, tpl in zip(feats.body_labels, feats.bodies):
-        i = feats.index[label]
-        body[i] = max(body[i], float((tpl * body_seen).sum()), float((tpl * body_seen_r).sum()))
-    ink = _ink_colour(face)
+    both = feats.body_matrix @ np.stack([body_seen.ravel(), body_seen_r.ravel()], axis=1)
+    body = _per_card_max(both.max(axis=1), feats.body_rows, len(feats.cards))
+    if isinstance(ink, str):
+        ink = _ink_colour(face)
     colour = np.zeros(len(feats.cards), np.float32)
-    if ink is not None:
-        seen = np.zeros(len(feats.cards), bool)
-        for label, known in zip(feats.body_labels, feats.inks):
-            if known is not None:
-                mismatch = max(0.0, float(np.linalg.norm(ink - known)) - _CHROMA_TOLERANCE)
-                i, value = feats.index[label], -mismatch / _CHROMA_SCALE
-                colour[i] = value if not seen[i] else max(colour[i], value)
-                seen[i] = True
+    if ink is not None and feats.ink_known.any():
+        known = feats.ink_known
+        mismatch = np.maximum(0.0, np.linalg.norm(feats.ink_matrix[known] - ink, axis=1) - _CHROMA_TOLERANCE)
+        values = _per_card_max(-mismatch / _CHROMA_SCALE, feats.body_rows[known], len(feats.cards))
+        colour = np.where(values > -1.0, values, 0.0).astype(np.float32)
     tops = [float(c.max()) for c in corners]
     used = [j for j in (0, 1) if tops[j] >= max(tops) - _HIDDEN_CORNER_DROP]
     corner = np.mean([corners[j] for j in used], axis=0)
@@ -270,8 +302,12 @@ def read_card(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck) -> tuple[Opti
     of ``image_bgr``, the full-resolution frame) -> (card or None, confidence
     0-1, details: best/runner-up/margin, why it abstained)."""
     # A square-looking quad gives two views (see ``face_views``): the one
-    # that matches the deck best is the card the right way round.
-    scores, evidence = max((score_face(face, deck) for face in face_views(image_bgr, quad)),
+    # that matches the deck best is the card the right way round. A quad
+    # clearly longer one way is read that way only, as enrolment takes it.
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    faces = face_views(image_bgr, q) if quad_aspect(q) < AMBIGUOUS_ASPECT else [warp_face(image_bgr, q)]
+    ink = _ink_colour(faces[0])
+    scores, evidence = max((score_face(face, deck, ink) for face in faces),
                            key=lambda scored: float(scored[0].max()))
     reading = decide(scores, deck, evidence["votes"])
     return reading.card, reading.confidence, {**reading.details, **evidence}
