@@ -1124,7 +1124,9 @@ class TableReferee:
             c.item = item
             item.conflict = c.id
             return True
-        if violates and self._ask_about(to_play):
+        # A certain card that breaks a rule: the cards it is judged against (this trick's, the
+        # led card above all) and the seat's own earlier ones must be right first.
+        if violates and (self._ask_about(None, trick=trick) or self._ask_about(to_play)):
             return True
         if trick == 8 and len(play.trick) == 3 and play.hand(0) is None and self._doubt_before_audit(card):
             return True
@@ -1151,13 +1153,17 @@ class TableReferee:
         seats = {v.seat for v in audit(play.trump, leader, plays, self.options)}
         return any(self._ask_about(s) for s in sorted(seats))
 
-    def _ask_about(self, seat: Seat, only: Optional[Card] = None) -> bool:
-        """Raise a question on each of ``seat``'s recorded cards only the camera saw (or on ``only``)."""
+    def _ask_about(self, seat: Optional[Seat], only: Optional[Card] = None, trick: Optional[int] = None) -> bool:
+        """Raise a question on each of ``seat``'s recorded cards only the camera saw (or on ``only``;
+        with ``trick``, on every such card of that trick, whoever played it)."""
         hand = self.game.hand_number
         asked = False
         for (h, card), n in sorted(self._camera_only.items(), key=lambda kv: kv[1]):
-            if h != hand or self.played.get(card, (0, -1))[1] != seat or only not in (None, card):
+            by = self.played.get(card, (0, -1))
+            if h != hand or only not in (None, card) or \
+                    (by[0] != trick if trick is not None else by[1] != seat):
                 continue
+            seat = by[1]
             if any(c.ref == n and c.status == "open" for c in self.conflicts):
                 asked = True
                 continue

@@ -297,3 +297,15 @@ def test_a_card_nobody_saw_put_down_makes_the_order_of_its_trick_a_question():
     assert [(v.rule, v.trick, v.seat) for _, v in referee.violations()] == [("out-of-turn", 6, 0)]
     assert [r.as_dict() | {"violations": []} for r in referee.results] == \
         [r.as_dict() | {"violations": []} for r in sim.truth.results]
+
+
+def test_a_led_card_only_the_camera_read_is_asked_before_the_others_are_judged_against_it():
+    # Classic, seed 100112, hand 1, trick 3: the camera misreads S's lead as ♦10 and no tag read
+    # confirms it; E, N and W (read by RFID) then seem not to follow diamonds. The lead is asked
+    # about before anyone is accused; the only violation is the planted out-of-turn at trick 4.
+    sim = simulate(1, seed=100112, faults=Faults(), rules="classic")
+    referee, outputs = _refereed(sim)
+    asked = [o.data for o in outputs if o.kind == "conflict" and o.data["kind"] == "camera-only"]
+    assert any(c["seat"] == "S" and c["trick"] == 3 for c in asked)
+    assert [(v.rule, v.trick, v.seat) for _, v in referee.violations()] == [("out-of-turn", 4, 0)]
+    assert [r.score for r in referee.results] == [r.score for r in sim.truth.results]
