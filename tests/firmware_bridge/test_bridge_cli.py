@@ -74,7 +74,7 @@ def test_monitor_json_prints_tags_in_designs_shape_and_survives_an_unplug(tmp_pa
         table.replug()
         out.until(lambda l: '"connected"' in l)
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=5) == 130
+        assert proc.wait(timeout=20) == 130  # generous: CI machines are shared
         for rest in proc.stdout:
             out.all.append(rest)
         assert all(json.loads(l)["kind"] in ("tag", "link") for l in out.all), "stdout carries only JSON"
@@ -164,7 +164,7 @@ def test_simulate_serves_a_scripted_table_that_monitor_can_watch(tmp_path):
         finally:
             bridge.stop()
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=5) == 130
+        assert proc.wait(timeout=20) == 130  # generous: CI machines are shared
         assert "[3/3] play S Jh" in proc.stderr.read()
     finally:
         proc.kill()
