@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request, send_file, url_for
 
-from referee.observations import ObservationError, ZoneCleared, from_dict
+from referee.observations import CardSeen, ObservationError, ZoneCleared, from_dict
 
 from referee.game import Game
 
@@ -48,7 +48,8 @@ def _run(table_id: str, make: Any) -> Any:
         table = _table(table_id)
         made = make(table, _body())
         outputs = [out for observation in (made if isinstance(made, list) else [made])
-                   for out in table.ingest(observation)]
+                   for out in (table.enter_card(observation) if isinstance(observation, CardSeen)
+                               else table.ingest(observation))]
     except LookupError as exc:
         return jsonify(error=str(exc)), 404
     except ObservationError as exc:

@@ -23,7 +23,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from referee.observations import SensorState
+from referee.observations import ConsoleAction, SensorState
+from referee.seats import SEAT_NAMES
 
 from .state import dashboard_state
 
@@ -53,6 +54,7 @@ class LiveTable:
         self.clock = clock or (lambda: round(time.monotonic() - start, 3))
         self._last_obs = -TICK_FOR
         self.thumbnails: dict[int, str] = {}      # observation id -> thumbnail file name
+        self.console_cards: set[tuple[str, int]] = set()   # (zone, card) entered at the console
         self._index_thumbnails()
 
     # --- state ----------------------------------------------------------------------
@@ -99,6 +101,7 @@ class LiveTable:
         """Run ``fn(referee)`` as one change, then publish the new state."""
         with self._lock:
             result = fn(self.referee)
+            self._confirm_console_cards()
             state = dashboard_state(self)
             self._version += 1
             version = self._version
@@ -116,6 +119,23 @@ class LiveTable:
             self._last_obs = self.clock()
             return outputs
         return self.change(submit)
+
+    def enter_card(self, observation: Any) -> list:
+        """A card the referee entered at the console (a table without sensors)."""
+        self.console_cards.add((observation.zone, observation.card))
+        return self.ingest(observation)
+
+    def _confirm_console_cards(self) -> None:
+        """The table referee asks the console to confirm a card no RFID read;
+        a card the referee typed in is already the console's word, so the
+        question is answered at once, on the record, by the console."""
+        for conflict in list(getattr(self.referee, "conflicts", ())):
+            if conflict.status == "open" and conflict.kind == "camera-only" and conflict.seat is not None \
+                    and (f"play:{SEAT_NAMES[conflict.seat]}", conflict.proposal) in self.console_cards:
+                # At the time of the console's last word: what the console sends next must not be older.
+                t = self.referee.last_t.get("console", self.clock())
+                self.referee.submit(ConsoleAction(t=t, action="confirm", ref=conflict.id, by="console",
+                                                  reason="the card was entered at the console"))
 
     def tick(self) -> None:
         """A clock observation, when the referee may be waiting for time to pass."""

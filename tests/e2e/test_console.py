@@ -85,6 +85,7 @@ def test_auction_violation_on_console_and_overlay_then_corrections(browser, serv
     page.wait_for_timeout(1200)                 # the last card settles (the referee waits 1 s)
     command(page, "pickup")
     expect(page.locator("#points")).to_contain_text("N–S 11 · E–W 0", timeout=8000)
+    expect(page.locator("#conflicts li.conflict")).to_have_count(0)      # what the referee typed is not questioned
     expect(overlay.locator("#counter")).to_have_text("Tricks 1–0 · Points 11–0")
 
     # S had really played the king of hearts, not the ace of spades: fix event #? -> Kh.

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("args, says", [
     (["demo", "--speed", "0"], "--speed must be more than 0"),
-    (["demo", "--rules", "classic"], "try --rules ffb-contree"),
+    (["demo", "--rules", "nosuch"], "try --rules ffb-contree"),
     (["serve", "--seats", "Ana,Bo"], "--seats takes four names"),
     (["serve", "--tables", "0"], "--tables must be at least 1"),
     (["run", "--profile", "/nonexistent/profile"], "is not a table profile"),
