@@ -1163,14 +1163,12 @@ class TableReferee:
             if h != hand or only not in (None, card) or \
                     (by[0] != trick if trick is not None else by[1] != seat):
                 continue
-            seat = by[1]
             if any(c.ref == n and c.status == "open" for c in self.conflicts):
                 asked = True
                 continue
-            trick = self.played[card][0]
-            self._conflict("camera-only", f"only the camera read {SEAT_NAMES[seat]}'s card at trick {trick}, "
+            self._conflict("camera-only", f"only the camera read {SEAT_NAMES[by[1]]}'s card at trick {by[0]}, "
                            f"{pretty(card)}, and a violation depends on it: confirm the card",
-                           trick=trick, seat=seat, blocking=True, proposal=card, ref=n,
+                           trick=by[0], seat=by[1], blocking=True, proposal=card, ref=n,
                            evidence=self._evidence.get((h, card), ()))
             asked = True
         return asked
