@@ -50,7 +50,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "seat_N": "North", "seat_E": "East", "seat_S": "South", "seat_W": "West",
         "team_NS": "N–S", "team_EW": "E–W",
         "connection_lost": "Connection lost: reconnecting…", "preview": "Preview", "new_game": "New game",
-        "resolve": "Name the card", "wins": "Games won",
+        "resolve": "Name the card", "wins": "Games won", "turned": "Turned",
     },
     "fr": {
         "app": "Table de belote", "console": "Console de l'arbitre", "table_screen": "Table", "overlay": "Incrustation",
@@ -91,7 +91,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "seat_N": "Nord", "seat_E": "Est", "seat_S": "Sud", "seat_W": "Ouest",
         "team_NS": "N–S", "team_EW": "E–O",
         "connection_lost": "Connexion perdue : reconnexion…", "preview": "Aperçu", "new_game": "Nouvelle partie",
-        "resolve": "Nommer la carte", "wins": "Parties gagnées",
+        "resolve": "Nommer la carte", "wins": "Parties gagnées", "turned": "Retournée",
     },
 }
 

@@ -173,7 +173,7 @@ function render(state) {
   const seats = table.seats || {};
   replaceChildren("status", T("status_" + (state.status || "waiting")));
   replaceChildren("hand-number", [hand.number ? `${T("hand")} ${hand.number}` : "", hand.dealer ? `${T("dealer")} ${T("seat_" + hand.dealer)}` : ""].filter(Boolean).join(" · "));
-  replaceChildren("contract", contractLabel(hand.contract));
+  replaceChildren("contract", contractLabel(hand.contract, hand.turned), hand.turned ? [" · ", T("turned"), " ", cardNode(hand.turned, "small")] : []);
   const points = state.points, tricks = state.tricks || {};
   replaceChildren("points", points ? `· ${T("card_points")} ${T("team_NS")} ${points.NS} · ${T("team_EW")} ${points.EW} (${T("tricks")} ${tricks.NS ?? 0}–${tricks.EW ?? 0})` : "");
   for (const seat of SEATS) {

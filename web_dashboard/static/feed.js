@@ -43,9 +43,11 @@ function callLabel(call) {
   return call;
 }
 
-function contractLabel(contract) {
+// A contract; ``turned`` (classic) names the trump of a plain "take".
+function contractLabel(contract, turned) {
   if (!contract) return T("no_contract");
-  let text = T("seat_" + contract.taker) + " · " + callLabel(contract.call);
+  const call = contract.call === "take" && turned ? "take" + turned.slice(-1) : contract.call;
+  let text = T("seat_" + contract.taker) + " · " + callLabel(call);
   if (contract.counter === 2) text += " · " + T("counter");
   if (contract.counter === 4) text += " · " + T("recounter");
   return text;

@@ -21,7 +21,7 @@ function renderOverlay(state) {
     replaceChildren("total-" + team, (state.score || {})[team] ?? 0);
     replaceChildren("players-" + team, [seats[team[0]], seats[team[1]]].filter(Boolean).join(" · "));
   }
-  replaceChildren("contract", hand.contract ? contractLabel(hand.contract) : T("status_" + (state.status || "waiting")));
+  replaceChildren("contract", hand.contract ? contractLabel(hand.contract, hand.turned) : T("status_" + (state.status || "waiting")));
   const points = state.points;
   replaceChildren("counter", state.tricks ? `${T("tricks")} ${state.tricks.NS ?? 0}–${state.tricks.EW ?? 0}` +
     (points ? ` · ${T("points")} ${points.NS}–${points.EW}` : "") : "");

@@ -9,7 +9,7 @@ function showStep(i) {
   if (!s) return;
   const e = s.event || {};
   replaceChildren("replay-event", `#${e.n} ${e.type || ""} ${e.seat || ""} ${e.card ? cardLabel(e.card) : ""} ${e.call ? callLabel(e.call) : ""}`);
-  replaceChildren("replay-contract", contractLabel((s.hand || {}).contract));
+  replaceChildren("replay-contract", contractLabel((s.hand || {}).contract, (s.hand || {}).turned));
   replaceChildren("replay-score", `${T("team_NS")} ${(s.score || {}).NS ?? 0} – ${(s.score || {}).EW ?? 0} ${T("team_EW")}`);
   const onTable = cardsOnTable(s);
   for (const seat of ["N", "E", "S", "W"]) {

@@ -6,8 +6,9 @@ const main = document.querySelector("main.screen-grid");
 function renderScreen(state) {
   const hand = state.hand || {};
   const seats = (state.table || {}).seats || {};
-  replaceChildren("contract", hand.contract ? contractLabel(hand.contract) : T(state.status === "auction" ? "status_auction" : "no_contract"));
-  replaceChildren("auction", (hand.auction || []).map((c) => el("span", { class: "callchip" }, c.seat + " " + callLabel(c.call))));
+  replaceChildren("contract", hand.contract ? contractLabel(hand.contract, hand.turned) : T(state.status === "auction" ? "status_auction" : "no_contract"));
+  replaceChildren("auction", (hand.auction || []).map((c) => el("span", { class: "callchip" }, c.seat + " " + callLabel(c.call))),
+    hand.turned ? el("span", { class: "callchip" }, T("turned"), " ", cardNode(hand.turned, "small")) : null);
   const trick = state.trick || {};
   replaceChildren("trick-number", trick.number ? `${trick.number}/8` : "");
   const onTable = cardsOnTable(state);
