@@ -1115,7 +1115,7 @@ class TableReferee:
                 return True
         doubtful = camera_only or (not rfid_on and item.card_override is None)
         violates = self._would_violate(to_play, card)
-        unsure = doubtful and not rfid_on and item.conf <= CAMERA_SURE
+        unsure = doubtful and not rfid_on and item.rfid is None and item.conf <= CAMERA_SURE   # a camera reading
         if doubtful and (violates or unsure):
             why = "it would be a violation" if violates else "the reading is not sure"
             c = self._conflict("camera-only", f"only the camera read {SEAT_NAMES[to_play]}'s card, {pretty(card)} "
