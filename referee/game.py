@@ -51,7 +51,7 @@ from .record import RecordError, check_event
 from .rules import Options, RulesError, profile
 from .scoring import HandScore, MatchScore, score_hand
 from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of
-from .tables import ALL_TRUMP, NO_TRUMP, trump_name
+from .tables import ALL_TRUMP, NO_TRUMP, points_table, trump_name
 from .violations import Violation
 
 KING, QUEEN = 6, 5
@@ -271,6 +271,8 @@ class Game:
         if hand is None:
             after = f"after hand {len(self.results)} ended" if self.results else "before the first deal"
             raise RecordError(f'a {kind} {after}: a hand starts with a "deal" event')
+        if kind == "tally":
+            return self._tally(hand, event)
         seat = parse_seat(event["seat"])
         if kind == "call":
             return self._call(hand, seat, event["call"])
@@ -498,7 +500,7 @@ class Game:
         return points
 
     def _finish_hand(self, hand: _Hand) -> None:
-        play, contract = hand.play, hand.auction.contract
+        play = hand.play
         if hand.hands is None:
             leader = next_seat(hand.dealer, self.options.clockwise)
             # already-played was reported as it happened; the audit adds what the later plays prove
@@ -517,17 +519,69 @@ class Game:
             hand.violations.extend(self._unheld_belotes(hand))
         else:
             declarations = hand.declarations
-        decl = declaration_points(declarations, play.trump, hand.dealer, self.options.clockwise)
-        belote = self._belote_points(hand)
+        self._score(hand, play.card_points, play.tricks_won, tuple(self._belote_points(hand)), declarations)
+
+    def _tally(self, hand: _Hand, event: dict) -> list[Violation]:
+        """A hand's result entered without its cards (a table without sensors):
+        the card points, belotes and capot the players counted at the end of
+        the hand, scored exactly as a played hand with those figures."""
+        play = hand.play
+        if play is None:
+            raise RecordError(f"a tally during the auction: the auction is not over "
+                              f"({SEAT_NAMES[hand.auction.to_speak]} to speak); a tally ends a hand after its contract")
+        if hand.plays:
+            raise RecordError(f"a tally of hand {hand.number}, but {len(hand.plays)} card(s) of it were played: "
+                              f"enter the rest of the cards, or undo the plays first")
+        total = sum(points_table(play.trump, self.options.no_trump_values)) + self.options.dix_de_der
+        capot = event.get("capot")
+        if capot is not None:
+            team = TEAM_NAMES.index(capot)
+            points = [0, 0]
+            points[team] = total
+            if "card_points" in event and event["card_points"] != _teams(tuple(points)):
+                raise RecordError(f"tally: a capot by {capot} takes every card point: card_points would be "
+                                  f"{capot} {total}, the other side 0 (or leave card_points out)")
+            tricks = (8, 0) if team == 0 else (0, 8)
+        else:
+            cp = event["card_points"]
+            points = [cp["NS"], cp["EW"]]
+            if points[0] + points[1] != total:
+                raise RecordError(f"tally: card points NS {points[0]} + EW {points[1]} = {points[0] + points[1]}, "
+                                  f"but a hand has {total} (dix de der included): correct the count")
+            tricks = (0, 0)                          # not counted at the table; only a capot needs them
+        belote = [0, 0]
+        suits = self._belote_suits(play.trump)
+        for name in event.get("belote", []):
+            team = TEAM_NAMES.index(name)
+            belote[team] += 20
+            if not suits:
+                raise RecordError("tally: no belote in this hand: " + (
+                    "belote is not played with these rules" if not self.options.belote
+                    else "there is no belote without trumps"))
+            holders = [s for s in suits if hand.hands is None or any(
+                hand.hands[seat] >> (s * 8 + KING) & 1 and hand.hands[seat] >> (s * 8 + QUEEN) & 1
+                for seat in range(4) if team_of(seat) == team)]
+            if belote[team] > 20 * len(holders):
+                why = "was not dealt the king and queen of trumps" if hand.hands is not None else \
+                    f"cannot have {belote[team] // 20} belotes with {len(suits)} trump suit(s)"
+                raise RecordError(f"tally: belote for {name}, but {name} {why}")
+        self._score(hand, (points[0], points[1]), tricks, (belote[0], belote[1]), hand.declarations)
+        return []
+
+    def _score(self, hand: _Hand, card_points: tuple[int, int], tricks: tuple[int, int],
+               belote: tuple[int, int], declarations: list[Declaration]) -> None:
+        """Score the finished hand (played or tallied) and close it."""
+        contract = hand.auction.contract
+        decl = declaration_points(declarations, hand.play.trump, hand.dealer, self.options.clockwise)
         penalty = team_of(hand.penalty) if hand.penalty is not None else None
-        score = score_hand(self.options, contract, play.card_points, play.tricks_won, tuple(belote), decl, penalty)
+        score = score_hand(self.options, contract, card_points, tricks, belote, decl, penalty)
         written = self.match.add(score, contract.team)
         if hand.stop is not None:                    # a taker's l'Arrêt: the contract decides it
             team = team_of(hand.stop)
             self.match.stop(team if score.result == "made" else 1 - team)
         self.results.append(HandResult(
             hand.number, hand.dealer, contract, score.result, written, score.card_points, score.capot,
-            score.belote, score.declarations, play.tricks_won, score.held, hand.violations, hand.penalty))
+            score.belote, score.declarations, tricks, score.held, hand.violations, hand.penalty))
         self.next_dealer = next_seat(hand.dealer, self.options.clockwise)
         self._hand = None
 

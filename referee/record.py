@@ -23,7 +23,8 @@ import os
 from typing import Any, Iterable, Iterator, Optional
 
 VERSION = 1
-EVENT_TYPES = ("game", "deal", "call", "declare", "play", "correction", "penalty", "stop")
+EVENT_TYPES = ("game", "deal", "call", "declare", "play", "correction", "penalty", "stop", "tally")
+TEAM_KEYS = ("NS", "EW")
 SEAT_KEYS = ("N", "E", "S", "W")
 
 
@@ -70,7 +71,7 @@ def check_event(event: Any) -> dict:
     >>> check_event({"type": "bid"})
     Traceback (most recent call last):
     ...
-    referee.record.RecordError: unknown event type "bid": use one of game, deal, call, declare, play, correction, penalty, stop
+    referee.record.RecordError: unknown event type "bid": use one of game, deal, call, declare, play, correction, penalty, stop, tally
     """
     if not isinstance(event, dict):
         raise RecordError(f"an event is a JSON object {{...}}, not {json.dumps(event)[:40]}")
@@ -121,7 +122,25 @@ def check_event(event: Any) -> dict:
                 raise RecordError(f'correction: a {replaced["type"]} event cannot replace a game event')
     elif kind in ("penalty", "stop"):
         _seat(event)
+    elif kind == "tally":
+        _check_tally(event)
     return event
+
+
+def _check_tally(event: dict) -> None:
+    capot = event.get("capot")
+    if capot not in (None, *TEAM_KEYS):
+        raise RecordError(f'tally: "capot" is {json.dumps(capot)}, expected "NS", "EW" or null')
+    if capot is None or "card_points" in event:
+        points = _need(event, "card_points", dict, 'each side\'s card points, e.g. {"NS": 92, "EW": 70}')
+        if sorted(points) != sorted(TEAM_KEYS) or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in points.values()):
+            raise RecordError(f'tally: "card_points" is {json.dumps(points)}, expected the points of NS and EW '
+                              f'as whole numbers, e.g. {{"NS": 92, "EW": 70}}')
+    belote = event.get("belote", [])
+    if not isinstance(belote, list) or not all(b in TEAM_KEYS for b in belote):
+        raise RecordError(f'tally: "belote" is {json.dumps(belote)}, expected a list with the side of each '
+                          f'belote, e.g. ["NS"] (or [])')
 
 
 def parse_line(text: str) -> dict:
