@@ -111,7 +111,10 @@ class ConsoleAction:
     - ``redeal``: the hand is void (a misdeal the sensors did not see), the
       same dealer deals again;
     - ``turned``: classic belote's turned card is ``cards[0]`` (when the
-      dealing area's sensors did not read it).
+      dealing area's sensors did not read it);
+    - ``tally``: the hand ends without its cards (a table without sensors):
+      ``result`` holds the record's ``tally`` fields (``card_points``,
+      ``belote``, ``capot``; docs/record-format.md).
 
     ``by`` and ``reason`` say who corrected what and why; they go into the
     correction events of the game record.
@@ -127,12 +130,13 @@ class ConsoleAction:
     reason: str = ""
     by: str = ""
     source: str = "console"
+    result: Optional[dict] = field(default=None, hash=False)
 
 
 Observation = CardSeen | CardGone | ZoneCleared | SensorState | ConsoleAction
 
 CONSOLE_ACTIONS = ("start", "call", "belote", "declare", "replace", "undo", "confirm",
-                   "dismiss", "resolve", "penalty", "redeal", "turned")
+                   "dismiss", "resolve", "penalty", "redeal", "turned", "tally")
 SENSOR_STATES = ("connected", "lost", "resync", "bad-frame", "moved")
 _KINDS = {CardSeen: "seen", CardGone: "gone", ZoneCleared: "cleared",
           SensorState: "sensor", ConsoleAction: "console"}
@@ -158,6 +162,8 @@ def to_dict(obs: Observation) -> dict[str, Any]:
                 out[name] = getattr(obs, name)
         if obs.cards:
             out["cards"] = [card_name(c) for c in obs.cards]
+        if obs.result is not None:
+            out["result"] = obs.result
         for name in ("reason", "by"):
             if getattr(obs, name):
                 out[name] = getattr(obs, name)
@@ -247,10 +253,16 @@ def from_dict(data: Any) -> Observation:
         call = data.get("call")
         if call is not None and not isinstance(call, str):
             raise ObservationError(f"call {call!r} is not a call word such as 80h or pass")
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise ObservationError('result is the hand\'s tally, e.g. {"card_points": {"NS": 92, "EW": 70}}')
+        if action == "tally" and result is None:
+            raise ObservationError('console tally: give the result, e.g. {"card_points": {"NS": 92, "EW": 70}, '
+                                   '"belote": ["NS"], "capot": null}')
         return ConsoleAction(t=t, action=action, seat=seat, call=call,
                              cards=tuple(_card(c) for c in cards), ref=ref,
                              rule=data.get("rule"), reason=str(data.get("reason", "")),
-                             by=str(data.get("by", "")))
+                             by=str(data.get("by", "")), result=result)
     source = _source(data.get("source"))
     if kind == "seen":
         confidence = data.get("confidence", 1.0)

@@ -512,6 +512,10 @@ class TableReferee:
             self._queue.append({"type": "penalty", "seat": SEAT_NAMES[a.seat], "rule": a.rule or "",
                                 "reason": a.reason or a.rule or "penalty", "obs": oid,
                                 **({"by": a.by} if a.by else {})})
+        elif a.action == "tally":
+            # Only the tally's own fields go into the record (the engine checks them).
+            fields = {k: a.result[k] for k in ("card_points", "belote", "capot") if k in a.result}
+            self._queue.append({"type": "tally", **fields, "obs": oid})
         elif a.action == "redeal":
             self._misdeal(f"the referee called a redeal{': ' + a.reason if a.reason else ''}", (oid,))
 

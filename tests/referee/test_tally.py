@@ -123,3 +123,21 @@ def test_referee_check_reads_a_record_with_tallies(tmp_path, capsys):
     path.write_text(path.read_text().replace('"NS":62', '"NS":61'))
     assert main(["referee", "check", str(path)]) == 2
     assert "club.jsonl:9: tally: card points NS 61 + EW 100 = 161, but a hand has 162" in capsys.readouterr().err
+
+
+def test_the_table_referee_takes_a_tally_from_the_console():
+    from referee.observations import from_dict, to_dict
+    from referee.table import TableReferee
+    table = TableReferee("ffb-contree")
+    actions = [{"action": "start", "seat": "E"}, *({"action": "call", "seat": s, "call": c} for s, c in
+               [("N", "80d"), ("W", "100s"), ("S", "pass"), ("E", "pass"), ("N", "pass")])]
+    for t, action in enumerate(actions):
+        table.submit(from_dict({"kind": "console", "t": t, **action}))
+    wrong = from_dict({"kind": "console", "t": 9, "action": "tally", "result": {"card_points": {"NS": 61, "EW": 100}}})
+    assert to_dict(wrong)["result"] == {"card_points": {"NS": 61, "EW": 100}}     # stored as entered
+    [out] = table.submit(wrong)
+    assert out.kind == "rejected" and "= 161, but a hand has 162" in out.data["reason"]
+    outs = table.submit(from_dict({"kind": "console", "t": 10, "action": "tally",
+                                   "result": {"card_points": {"NS": 62, "EW": 100}, "belote": ["NS"]}}))
+    assert [o.kind for o in outs] == ["event", "score"]
+    assert outs[1].data["totals"] == {"NS": 80, "EW": 200} and table.mode == "idle"
