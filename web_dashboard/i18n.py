@@ -51,6 +51,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "team_NS": "N–S", "team_EW": "E–W",
         "connection_lost": "Connection lost: reconnecting…", "preview": "Preview", "new_game": "New game",
         "resolve": "Name the card", "wins": "Games won", "turned": "Turned",
+        "tally": "End of hand", "tally_other": "other side", "none": "none", "tally_send": "Score the hand",
+        "tally_hint": "Card points with the dix de der, as counted at the table. Keys:",
     },
     "fr": {
         "app": "Table de belote", "console": "Console de l'arbitre", "table_screen": "Table", "overlay": "Incrustation",
@@ -92,6 +94,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "team_NS": "N–S", "team_EW": "E–O",
         "connection_lost": "Connexion perdue : reconnexion…", "preview": "Aperçu", "new_game": "Nouvelle partie",
         "resolve": "Nommer la carte", "wins": "Parties gagnées", "turned": "Retournée",
+        "tally": "Fin de la donne", "tally_other": "l'autre camp", "none": "aucune", "tally_send": "Marquer la donne",
+        "tally_hint": "Points des cartes avec le dix de der, comptés à la table. Touches :",
     },
 }
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from referee.seats import SEAT_NAMES, turn_order
+from referee.tables import points_table
 
 STATUS = {"deal": "hand-over", "auction": "auction", "play": "play", "over": "game-over"}
 
@@ -104,9 +105,24 @@ def _log_line(n: int, event: dict) -> dict:
         line["text"] = f"#{n} correction of #{event.get('ref')}: {event.get('reason', '')}"
     elif kind == "deal":
         line["text"] = f"#{n} deal, dealer {event.get('dealer')}"
+    elif kind == "tally":
+        points = event.get("card_points") or {}
+        line["text"] = (f"#{n} tally " + (f"capot {event['capot']}" if event.get("capot") else
+                                          f"NS {points.get('NS')} EW {points.get('EW')}")
+                        + "".join(f" belote {team}" for team in event.get("belote") or ()))
     else:
         line["text"] = f"#{n} {kind} {event.get('seat') or ''}".rstrip()
     return line
+
+
+def tally_total(game: Any) -> Optional[int]:
+    """The card points of the hand being played (dix de der included) while it
+    may still be tallied (contract made, no card played), else None: the
+    console's end-of-hand form computes the other side's points from it."""
+    play = game.play if game.phase == "play" else None
+    if play is None or play.tricks or play.trick:
+        return None
+    return sum(points_table(play.trump, game.options.no_trump_values)) + game.options.dix_de_der
 
 
 def dashboard_state(table: Any, log_size: int = 40) -> dict:
@@ -128,6 +144,7 @@ def dashboard_state(table: Any, log_size: int = 40) -> dict:
     state["sensors"] = {name: {"state": value} for name, value in (snapshot.get("sensors") or {}).items()
                         if name != "console"}          # the console's "sensor" is the table's clock
     state["undecided"] = snapshot.get("zones", [])
+    state["tally_total"] = tally_total(referee.game)
     events = referee.record
     state["log"] = [_log_line(n, events[n - 1]) for n in range(max(2, len(events) - log_size + 1), len(events) + 1)]
     return state

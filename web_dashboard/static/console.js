@@ -61,6 +61,7 @@ function parseCommand(text) {
     return () => consoleAction({ action: "turned", cards: [words[1]] });
   }
   if (head === "clear" || head === "pickup") return () => cardEntry({ pickup: true });
+  if (head === "tally") return tallyCommand(words.slice(1));
   let seat = head.toUpperCase();
   let rest = words.slice(1);
   if (!SEATS.includes(seat)) {
@@ -79,6 +80,30 @@ function parseCommand(text) {
   if (rest.length === 1 && CARD_RE.test(rest[0])) return () => cardEntry({ seat, card: rest[0] });
   if (rest.length === 1 && CALL_RE.test(rest[0])) return () => consoleAction({ action: "call", seat, call: rest[0].toLowerCase() });
   throw new Error(`"${rest.join(" ")}" is not a call (80h, 90sa, pass, counter, capot), a card (Jh, 10h) or belote`);
+}
+
+// "tally NS 92 [belote NS] [belote EW]" or "tally capot EW [belote NS]": the hand's
+// result counted at the table (no card entered); the other side's points are the rest.
+const TEAMS = ["NS", "EW"];
+function tallyCommand(words) {
+  const usage = "tally <NS|EW> <card points> [belote NS|EW], or tally capot <NS|EW>, e.g. tally NS 92 belote NS";
+  const total = window.feedState().tally_total;
+  if (!total) throw new Error("tally: after the contract and before any card is entered");
+  const up = words.map((w) => w.toUpperCase());
+  const result = { belote: [], capot: null };
+  let i = 0;
+  if (up[0] === "CAPOT" && TEAMS.includes(up[1])) { result.capot = up[1]; i = 2; }
+  else if (TEAMS.includes(up[0]) && /^\d+$/.test(up[1] || "")) {
+    const mine = +up[1], other = TEAMS[1 - TEAMS.indexOf(up[0])];
+    if (mine > total) throw new Error(`tally: at most ${total} card points in this hand`);
+    result.card_points = { [up[0]]: mine, [other]: total - mine };
+    i = 2;
+  } else throw new Error(usage);
+  for (; i < up.length; i += 2) {
+    if (up[i] !== "BELOTE" || !TEAMS.includes(up[i + 1])) throw new Error(usage);
+    result.belote.push(up[i + 1]);
+  }
+  return () => consoleAction({ action: "tally", result });
 }
 
 async function runCommand(text) {
@@ -111,6 +136,27 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "u") { event.preventDefault(); runCommand("undo"); }
   else if (event.key === "/" || event.key === "Enter") { event.preventDefault(); input.focus(); }
   else if (/^[nesw]$/i.test(event.key)) { event.preventDefault(); input.focus(); input.value = event.key.toUpperCase() + " "; }
+});
+
+// --- end of hand (a table without sensors) -----------------------------------------
+// The form only writes the same "tally" command and runs it.
+const tallyForm = document.getElementById("tally-form");
+function tallyOther() {
+  const total = window.feedState().tally_total || 0;
+  const value = document.getElementById("tally-points").value;
+  const capot = document.getElementById("tally-capot").value;
+  document.getElementById("tally-points").disabled = !!capot;
+  replaceChildren("tally-total", String(total));
+  replaceChildren("tally-other", capot ? "–" : value === "" ? "–" : String(total - +value));
+}
+tallyForm.addEventListener("input", tallyOther);
+tallyForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const capot = document.getElementById("tally-capot").value;
+  const belote = document.getElementById("tally-belote").value;
+  const text = "tally " + (capot ? `capot ${capot}` : `${document.getElementById("tally-team").value} ${document.getElementById("tally-points").value}`)
+    + (belote ? ` belote ${belote}` : "");
+  if (await runCommand(text)) { tallyForm.reset(); tallyOther(); }
 });
 
 // --- pads (touch) -----------------------------------------------------------
@@ -221,6 +267,9 @@ function render(state) {
   replaceChildren("log", (state.log || []).slice().reverse().map((e) => el("li", { value: e.ref },
     e.text || JSON.stringify(e),
     e.type === "play" ? el("button", { type: "button", class: "fix", onclick: () => { const i = document.getElementById("cmd"); i.value = `fix ${e.ref} `; i.focus(); } }, T("correct")) : null)));
+  const tallyWas = tallyForm.hidden;
+  tallyForm.hidden = !state.tally_total;
+  if (tallyWas && !tallyForm.hidden) tallyOther();
   if (state.game) document.getElementById("scoresheet-link").href = `/scoresheet/${state.game}`;
   document.getElementById("game-over").hidden = !state.winner;
   replaceChildren("winner", state.winner ? `${T("game_over")} · ${T("winner")} : ${T("team_" + state.winner)}` : "");
