@@ -15,7 +15,7 @@ Speed (a landing frame has ~15 ms): the deck's templates are turned into
 matrices once, when the deck is first read; a reading is one warp, one
 matrix product per corner (every template against every other position of
 the index window), exact matching of the few contenders only, and one
-product for the bodies: about 5 ms per card on one core.
+product for the bodies: 5-7 ms per card on one core.
 
 A glare spot or a thumb on one corner wipes out that corner's evidence for
 every card alike: a corner whose best match is far below the other's is
