@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 
 #: Modules that add sub-commands, in the order ``--help`` lists them.
@@ -35,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Ctrl-C stops every command cleanly (exit 130), even when a parent shell
+    # started us with SIGINT ignored, as shells do for background jobs.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
