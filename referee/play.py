@@ -63,7 +63,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Iterable, NamedTuple, Optional, Sequence
 
-from .cards import SUIT_MASKS, SUIT_NAMES, Card, Mask, card_name, iter_cards, mask_of, pretty, suit_of
+from .cards import SUIT_MASKS, SUIT_NAMES, SUITS, Card, Mask, card_name, iter_cards, mask_of, pretty, suit_of
 from .rules import Options
 from .seats import SEAT_NAMES, Seat, Team
 from .tables import ALL_TRUMP, BEATS, Mode, parse_trump, points_table, strongest, trump_mask, trump_name, weakest
@@ -164,39 +164,52 @@ def cards_in_order(mask: Mask, cards: Iterable[Card]) -> list[Card]:
 
 
 def _why(mode: Mode, seat: Seat, hand: Mask, card: Card, lead: Card, win: Card,
-         partner_wins: bool) -> tuple[str, str]:
-    """The rule broken by playing ``card`` (illegal, in ``hand``) and a sentence for the players."""
+         partner_wins: bool) -> tuple[str, str, tuple[tuple[str, object], ...]]:
+    """The rule broken by playing ``card`` (illegal, in ``hand``), a sentence for the players
+    and its params (``held``: the card that should have been played; ``led``, ``win``,
+    ``partner``: the trick) for :attr:`Violation.params`."""
     who = SEAT_NAMES[seat]
     beats = BEATS[mode]
     ruff = trump_mask(mode)
     follow = hand & SUIT_MASKS[lead >> 3]
+    trick = (("led", SUITS[suit_of(lead)]), ("win", card_name(win)), ("partner", partner_wins))
     if follow:
         if not follow >> card & 1:
-            return "must-follow", (f"{who} held {pretty(weakest(mode, follow))} but did not follow suit: "
-                                   f"{SUIT_NAMES[suit_of(lead)]} were led")
+            held = weakest(mode, follow)
+            return "must-follow", (f"{who} held {pretty(held)} but did not follow suit: "
+                                   f"{SUIT_NAMES[suit_of(lead)]} were led"), (("held", card_name(held)),) + trick
         # Only reached when the beat obligation holds: under beat_partner_on_trump_lead=False a
         # partner's card leaves every card of the suit legal, so partner_wins here means the default.
         led = "all trumps are played" if mode == ALL_TRUMP else "trumps were led"
         whose = "even partner's " if partner_wins else ""
-        return "must-beat", (f"{who} played {pretty(card)} but held {pretty(strongest(mode, follow & beats[win]))}: "
-                             f"{led}, so a player must beat {whose}{pretty(win)} when they can")
+        held = strongest(mode, follow & beats[win])
+        return "must-beat", (f"{who} played {pretty(card)} but held {pretty(held)}: "
+                             f"{led}, so a player must beat {whose}{pretty(win)} when they can"), \
+            (("held", card_name(held)),) + trick
     cut = hand & ruff
     over = cut & beats[win]
     if not ruff >> win & 1:
-        return "must-trump", (f"{who} held {pretty(weakest(mode, cut))} but did not trump: "
-                              f"partner was not winning the trick")
+        held = weakest(mode, cut)
+        return "must-trump", (f"{who} held {pretty(held)} but did not trump: "
+                              f"partner was not winning the trick"), (("held", card_name(held)),) + trick
     if partner_wins:                         # only the "always undertrump" rule gets here
         if over:
+            held = strongest(mode, over)
             return "must-overtrump", (f"{who} played {pretty(card)} under partner's {pretty(win)} while holding "
-                                      f"{pretty(strongest(mode, over))}: on a trick partner has trumped, "
-                                      f"overtrump or discard, never undertrump")
-        return "must-undertrump", (f"{who} held {pretty(weakest(mode, cut))} but did not trump: these rules "
-                                   f"require undertrumping even on partner's {pretty(win)}")
+                                      f"{pretty(held)}: on a trick partner has trumped, "
+                                      f"overtrump or discard, never undertrump"), (("held", card_name(held)),) + trick
+        held = weakest(mode, cut)
+        return "must-undertrump", (f"{who} held {pretty(held)} but did not trump: these rules "
+                                   f"require undertrumping even on partner's {pretty(win)}"), \
+            (("held", card_name(held)),) + trick
     if over:
-        return "must-overtrump", (f"{who} held {pretty(strongest(mode, over))} but did not overtrump: "
-                                  f"an opponent had trumped with {pretty(win)}")
-    return "must-undertrump", (f"{who} held {pretty(weakest(mode, cut))} but did not trump: an opponent had "
-                               f"trumped with {pretty(win)} and these rules require undertrumping")
+        held = strongest(mode, over)
+        return "must-overtrump", (f"{who} held {pretty(held)} but did not overtrump: "
+                                  f"an opponent had trumped with {pretty(win)}"), (("held", card_name(held)),) + trick
+    held = weakest(mode, cut)
+    return "must-undertrump", (f"{who} held {pretty(held)} but did not trump: an opponent had "
+                               f"trumped with {pretty(win)} and these rules require undertrumping"), \
+        (("held", card_name(held)),) + trick
 
 
 class Trick(NamedTuple):
@@ -409,9 +422,9 @@ class HandPlay:
                 violation = self._violation("not-held", seat, card,
                                             f"{SEAT_NAMES[seat]} played {pretty(card)} but was not dealt it")
             elif n and not (self._memo if self._memo >= 0 else self.legal()) & bit:
-                rule, message = _why(self.trump, seat, hand, card, trick[0], self._win,
-                                     n >= 2 and self._winpos == n - 2)
-                violation = self._violation(rule, seat, card, message)
+                rule, message, params = _why(self.trump, seat, hand, card, trick[0], self._win,
+                                             n >= 2 and self._winpos == n - 2)
+                violation = self._violation(rule, seat, card, message, params)
             self._hands[seat] = hand & ~bit
         self._memo = -1
         self._played |= bit
@@ -441,8 +454,10 @@ class HandPlay:
         self._leader = self._to_play = winner
         return violation
 
-    def _violation(self, rule: str, seat: Seat, card: Card, message: str) -> Violation:
-        return Violation(rule=rule, seat=seat, message=message, card=card, trick=len(self._history) + 1)
+    def _violation(self, rule: str, seat: Seat, card: Card, message: str,
+                   params: tuple[tuple[str, object], ...] = ()) -> Violation:
+        return Violation(rule=rule, seat=seat, message=message, card=card, trick=len(self._history) + 1,
+                         params=params)
 
     def copy(self) -> "HandPlay":
         """An independent copy (to explore a line of play without changing this one)."""

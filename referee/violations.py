@@ -11,6 +11,11 @@ auction: ``bid-too-low``, ``bid-not-higher``, ``bid-step``, ``bid-over-max``,
 ``recounter-not-countered``, ``bid-after-counter``, ``bid-after-capot``,
 ``out-of-turn``, ``auction-over``;
 table (``referee/table.py``): ``misdeal``, ``wrong-pickup``.
+
+``message`` is English; ``params`` holds what the sentence says (``held``
+card, ``led`` suit, the winning card ``win``...; cards as DESIGN names, suits
+as ``s h d c``) so a display can word it in another language. ``held`` names a
+card still in a hand: hidden information, never for the room.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ class Violation:
     trick: Optional[int] = None          # 1-8, for plays
     call: Optional[str] = None           # for auction violations
     evidence: tuple[Any, ...] = field(default=())   # observation ids, frame refs
+    params: tuple[tuple[str, Any], ...] = ()          # (name, JSON value) pairs of the sentence
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON shape of DESIGN's ``check --json``."""
@@ -43,4 +49,6 @@ class Violation:
             out["call"] = self.call
         if self.evidence:
             out["evidence"] = list(self.evidence)
+        if self.params:
+            out["params"] = dict(self.params)
         return out

@@ -162,6 +162,16 @@ def test_violation_names_the_rule_and_says_why(leader, plays, rule, seat, messag
     assert v.card == parse_cards(plays)[-1]
 
 
+def test_a_violation_carries_what_its_sentence_says_for_other_languages():
+    v = first_violation(FFB, "h", NORTH, HANDS, "As Kd")
+    assert v.params == (("held", "7s"), ("led", "s"), ("win", "As"), ("partner", False))
+    assert v.as_dict()["params"] == {"held": "7s", "led": "s", "win": "As", "partner": False}
+    overplayed = HandPlay(parse_trump("h"), NORTH, FFB, [parse_mask(h) for h in HANDS])
+    overplayed.play(parse_card("As"))
+    not_held = overplayed.play(parse_card("Qs"))                        # S was dealt it, W plays it
+    assert not_held.rule == "not-held" and "params" not in not_held.as_dict()   # its card says it all
+
+
 @pytest.mark.parametrize("trump, hands, recorded, beaten", [
     # N leads the 9, W cannot beat it, S (N's partner) plays the queen with the jack in hand;
     # at trick 2 S shows the jack, so a record without hands proves it too
@@ -363,4 +373,5 @@ def test_audit_follows_the_direction_of_play_and_reports_a_card_played_twice():
 def test_a_play_violation_has_the_shape_of_check_json():
     v = first_violation(FFB, "h", EAST, HANDS, "7c 7d")
     assert v.as_dict() == {"trick": 1, "seat": "N", "card": "7d", "rule": "must-trump",
-                           "message": "N held ♥8 but did not trump: partner was not winning the trick"}
+                           "message": "N held ♥8 but did not trump: partner was not winning the trick",
+                           "params": {"held": "8h", "led": "c", "win": "7c", "partner": False}}
