@@ -96,6 +96,23 @@ STRINGS: dict[str, dict[str, str]] = {
         "resolve": "Nommer la carte", "wins": "Parties gagnées", "turned": "Retournée",
         "tally": "Fin de la donne", "tally_other": "l'autre camp", "none": "aucune", "tally_send": "Marquer la donne",
         "tally_hint": "Points des cartes avec le dix de der, comptés à la table. Touches :",
+        # A violation's sentence from its rule, seat, card and params (``violationText``,
+        # static/feed.js); ``_partner`` when the partner was winning the trick. English
+        # has none: the referee's own ``message`` is English.
+        "suit_s": "pique", "suit_h": "cœur", "suit_d": "carreau", "suit_c": "trèfle",
+        "why_must-follow": "{seat} avait {held} mais n'a pas fourni : {led} demandé",
+        "why_must-trump": "{seat} avait {held} mais n'a pas coupé : son partenaire n'était pas maître",
+        "why_must-overtrump": "{seat} avait {held} mais n'a pas surcoupé : un adversaire avait coupé du {win}",
+        "why_must-overtrump_partner": "{seat} a sous-coupé le {win} de son partenaire en ayant {held} : "
+                                      "sur la coupe du partenaire, on surcoupe ou on se défausse",
+        "why_must-undertrump": "{seat} avait {held} mais n'a pas sous-coupé : un adversaire avait coupé du {win}",
+        "why_must-undertrump_partner": "{seat} avait {held} mais n'a pas sous-coupé : ces règles l'imposent "
+                                       "même sur le {win} de son partenaire",
+        "why_must-beat": "{seat} a joué {card} mais avait {held} : il fallait monter sur le {win}",
+        "why_must-beat_partner": "{seat} a joué {card} mais avait {held} : il fallait monter, même sur le "
+                                 "{win} de son partenaire",
+        "why_not-held": "{seat} a joué {card} sans l'avoir reçue",
+        "why_already-played": "{seat} a joué {card}, déjà jouée dans cette donne",
     },
 }
 

@@ -118,6 +118,43 @@ def test_french_console_uses_french_words_and_indices(browser, server):
     context.close()
 
 
+def test_french_pages_word_a_violation_from_its_rule_and_params(browser):
+    # The referee's own violations (as the feeds carry them) through the pages' feed.js, in French.
+    from pathlib import Path
+
+    from referee.cards import parse_card, parse_mask
+    from referee.play import HandPlay
+    from referee.rules import profile
+    from referee.seats import EAST, NORTH
+    from referee.tables import parse_trump
+    from web_dashboard.i18n import STRINGS
+
+    hands = ("As Ks 9h 8h 7d 8d 9d Td", "Ts 7h 7c 8c 9c Tc Jc Qc",
+             "Qs Js Jh Qh Kh Ah Jd Qd", "7s 8s 9s Th Kd Ad Kc Ac")
+
+    def first_violation(leader, plays):
+        hand = HandPlay(parse_trump("h"), leader, profile("ffb-contree"), [parse_mask(h) for h in hands])
+        return next(v for v in (hand.play(parse_card(c)) for c in plays.split()) if v).as_dict()
+
+    follow, trump = first_violation(NORTH, "As Kd"), first_violation(EAST, "7c 7d")
+    context = browser.new_context()
+    feed_js = (Path(__file__).parents[2] / "web_dashboard" / "static" / "feed.js").read_text()
+
+    def words(lang, v):
+        page = context.new_page()                   # a fresh window: feed.js declares its globals once
+        page.add_script_tag(content=f"window.I18N = {json.dumps(STRINGS[lang])}; window.LANG = {json.dumps(lang)};")
+        page.add_script_tag(content=feed_js)
+        return page.evaluate("v => violationText(v)", v)
+
+    assert words("fr", follow) == "W avait 7♠ mais n'a pas fourni : pique demandé"
+    assert words("fr", trump) == "N avait 8♥ mais n'a pas coupé : son partenaire n'était pas maître"
+    assert words("en", follow) == follow["message"]                     # English: the referee's sentence
+    venue = {k: follow[k] for k in ("rule", "seat", "card", "trick")}  # the venue has no params
+    assert words("fr", venue) == ""
+    assert words("fr", {**follow, "rule": "bid-too-low"}) == follow["message"]   # no template: English
+    context.close()
+
+
 def test_refusals_over_http(server):
     # No session: refused, and nothing changed.
     status, body = request(f"{server.base}/api/tables/t1/console", {"action": "undo"})

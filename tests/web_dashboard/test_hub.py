@@ -108,9 +108,13 @@ def test_venue_view_tells_a_declaration_but_not_its_cards():
 
 def test_venue_view_words_violations_without_their_explanation():
     state = sample_state([("W", "Kc", "must-trump", "W held ♥7 but did not trump")])
+    state["violations"][0]["params"] = {"held": "7h", "led": "c", "win": "Ac", "partner": False}
     venue = view_for("venue", state)
+    # no message, no params: both name the ♥7 still in W's hand
     assert venue["violations"] == [{"id": 1, "rule": "must-trump", "seat": "W", "card": "Kc", "trick": 1}]
-    assert view_for("broadcast", state, 30)["violations"][0]["message"].startswith("W held")
+    assert "7h" not in json.dumps(venue["violations"])
+    broadcast = view_for("broadcast", state, 30)["violations"][0]
+    assert broadcast["message"].startswith("W held") and broadcast["params"]["held"] == "7h"
 
 
 def test_club_feed_ranks_pairs_by_wins_then_points():

@@ -248,7 +248,7 @@ function render(state) {
   knownViolations = new Set(violations.map((v) => v.id));
   replaceChildren("violations", violations.length ? violations.slice().reverse().map((v) => el("li", { class: "violation" + (fresh.has(v.id) ? " fresh" : ""), "data-rule": v.rule },
     el("div", { class: "vhead" }, el("b", {}, T("seat_" + v.seat)), " · ", T("rule_" + v.rule), v.card ? [" · ", cardNode(v.card, "small")] : "", v.trick ? ` · ${T("trick")} ${v.trick}` : ""),
-    el("div", { class: "vmsg" }, v.message || ""),
+    el("div", { class: "vmsg" }, violationText(v)),
     v.thumbnail ? el("img", { class: "thumb", src: v.thumbnail, alt: "" }) : null,
     el("button", { type: "button", onclick: () => runCommand(`penalty ${v.seat} ${v.rule}`) }, T("penalty")))) : el("li", { class: "none" }, T("no_violations")));
   const conflicts = state.conflicts || [];

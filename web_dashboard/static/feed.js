@@ -79,10 +79,21 @@ function replaceChildren(id, ...nodes) {
   if (node) node.replaceChildren(...nodes.flat().filter((n) => n !== null && n !== undefined));
 }
 
+// A violation's sentence in the page's language: the French template of its
+// rule (i18n.py ``why_<rule>``) filled from the seat, the card and the
+// referee's params; the referee's English ``message`` when there is no
+// template or a word is missing; "" when neither (the venue feed gets no
+// params nor message: ``held`` is a card still in a hand).
 function violationText(v) {
-  const who = T("seat_" + v.seat);
-  const what = v.message || (who + " " + T("rule_" + v.rule) + (v.card ? " (" + cardLabel(v.card) + ")" : ""));
-  return what;
+  const p = v.params || {};
+  const template = (p.partner && I18N["why_" + v.rule + "_partner"]) || I18N["why_" + v.rule];
+  if (template) {
+    const words = { seat: v.seat, card: v.card && cardLabel(v.card), held: p.held && cardLabel(p.held),
+                    win: p.win && cardLabel(p.win), led: p.led && T("suit_" + p.led) };
+    const text = template.replace(/\{(\w+)\}/g, (all, name) => words[name] || all);
+    if (!/\{\w+\}/.test(text)) return text;
+  }
+  return v.message || "";
 }
 
 // The cards lying in the play zones: the trick being played or, until its

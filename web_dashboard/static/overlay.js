@@ -6,9 +6,10 @@ const stage = document.querySelector(".stage");
 let seenViolations = null;
 
 function banner(v) {
+  const why = violationText(v);
   const node = el("div", { class: "banner", "data-rule": v.rule },
     el("b", {}, T("seat_" + v.seat)), " ", T("rule_" + v.rule), v.card ? [" ", cardNode(v.card, "small")] : "",
-    v.message ? el("div", { class: "bmsg" }, v.message) : null);
+    why ? el("div", { class: "bmsg" }, why) : null);
   document.getElementById("banners").append(node);
   setTimeout(() => node.classList.add("gone"), 9000);
   setTimeout(() => node.remove(), 10000);
