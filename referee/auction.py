@@ -168,11 +168,12 @@ class Auction:
             return [self._violation("auction-over", seat, text, "the auction is over: play the first card")]
         if seat != self.to_speak:
             return [self._violation("out-of-turn", seat, text,
-                                    f"{SEAT_NAMES[seat]} spoke out of turn: it is {SEAT_NAMES[self.to_speak]}'s turn")]
+                                    f"{SEAT_NAMES[seat]} spoke out of turn: it is {SEAT_NAMES[self.to_speak]}'s turn",
+                                    (("turn", SEAT_NAMES[self.to_speak]),))]
         check = self._check_classic if self.options.auction == "classic" else self._check_contree
         problem = check(seat, parsed)
         if problem:
-            return [self._violation(problem[0], seat, text, problem[1])]
+            return [self._violation(problem[0], seat, text, problem[1], self._params(problem[0]))]
         self.calls.append((seat, text))
         (self._take_classic if self.options.auction == "classic" else self._take_contree)(seat, parsed)
         self.to_speak = None if self.done else next_seat(seat, self.options.clockwise)
@@ -294,9 +295,16 @@ class Auction:
         self.contract = Contract(seat, mode, None, False, 1, text)
         self.done = True
 
-    def _violation(self, rule: str, seat: Seat, call: str, reason: str) -> Violation:
-        return Violation(rule=rule, seat=seat, call=call,
+    def _violation(self, rule: str, seat: Seat, call: str, reason: str,
+                   params: tuple[tuple[str, object], ...] = ()) -> Violation:
+        return Violation(rule=rule, seat=seat, call=call, params=params,
                          message=f"{SEAT_NAMES[seat]} called {call}: {reason}")
+
+    def _params(self, rule: str) -> tuple[tuple[str, object], ...]:
+        """The figures a bid violation's sentence names (:attr:`Violation.params`)."""
+        o = self.options
+        return {"bid-too-low": (("min", o.bid_min),), "bid-step": (("step", o.bid_step), ("min", o.bid_min)),
+                "bid-over-max": (("max", o.bid_max),), "bid-not-higher": (("last", self.last_bid),)}.get(rule, ())
 
     def state(self) -> dict:
         """A JSON-able summary for screens."""

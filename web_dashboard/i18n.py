@@ -113,6 +113,15 @@ STRINGS: dict[str, dict[str, str]] = {
                                  "{win} de son partenaire",
         "why_not-held": "{seat} a joué {card} sans l'avoir reçue",
         "why_already-played": "{seat} a joué {card}, déjà jouée dans cette donne",
+        "why_auction-over": "{seat} a annoncé {call} : les enchères sont finies, jouez la première carte",
+        "why_out-of-turn": "{seat} a annoncé {call} hors de son tour : c'est à {turn} de parler",
+        "why_bid-too-low": "{seat} a annoncé {call} : une enchère vaut au moins {min}",
+        "why_bid-step": "{seat} a annoncé {call} : les enchères vont de {step} en {step} à partir de {min}",
+        "why_bid-over-max": "{seat} a annoncé {call} : pas d'enchère au-delà de {max}",
+        "why_bid-not-higher": "{seat} a annoncé {call} : ce n'est pas plus que la dernière enchère, {last}",
+        "why_bid-after-counter": "{seat} a annoncé {call} : le contrat est contré, seuls passe ou surcontre restent",
+        "why_bid-after-capot": "{seat} a annoncé {call} : rien ne se dit au-dessus d'un capot, passez ou contrez",
+        "why_recounter-not-countered": "{seat} a annoncé {call} : on ne surcontre qu'un contrat contré",
     },
 }
 

@@ -122,10 +122,11 @@ def test_french_pages_word_a_violation_from_its_rule_and_params(browser):
     # The referee's own violations (as the feeds carry them) through the pages' feed.js, in French.
     from pathlib import Path
 
+    from referee.auction import Auction
     from referee.cards import parse_card, parse_mask
     from referee.play import HandPlay
     from referee.rules import profile
-    from referee.seats import EAST, NORTH
+    from referee.seats import EAST, NORTH, SOUTH, WEST
     from referee.tables import parse_trump
     from web_dashboard.i18n import STRINGS
 
@@ -146,7 +147,12 @@ def test_french_pages_word_a_violation_from_its_rule_and_params(browser):
         page.add_script_tag(content=feed_js)
         return page.evaluate("v => violationText(v)", v)
 
+    auction = Auction(profile("ffb-contree"), NORTH)
+    auction.apply(WEST, "90h")                                       # W speaks first, then S
+    low, early = auction.apply(SOUTH, "80s")[0].as_dict(), auction.apply(EAST, "pass")[0].as_dict()
     assert words("fr", follow) == "W avait 7♠ mais n'a pas fourni : pique demandé"
+    assert words("fr", low) == "S a annoncé 80 ♠ : ce n'est pas plus que la dernière enchère, 90 ♥"
+    assert words("fr", early) == "E a annoncé Passe hors de son tour : c'est à S de parler"
     assert words("fr", trump) == "N avait 8♥ mais n'a pas coupé : son partenaire n'était pas maître"
     assert words("en", follow) == follow["message"]                     # English: the referee's sentence
     venue = {k: follow[k] for k in ("rule", "seat", "card", "trick")}  # the venue has no params

@@ -88,8 +88,9 @@ function violationText(v) {
   const p = v.params || {};
   const template = (p.partner && I18N["why_" + v.rule + "_partner"]) || I18N["why_" + v.rule];
   if (template) {
-    const words = { seat: v.seat, card: v.card && cardLabel(v.card), held: p.held && cardLabel(p.held),
-                    win: p.win && cardLabel(p.win), led: p.led && T("suit_" + p.led) };
+    const words = { ...p, seat: v.seat, card: v.card && cardLabel(v.card), held: p.held && cardLabel(p.held),
+                    win: p.win && cardLabel(p.win), led: p.led && T("suit_" + p.led),
+                    call: v.call && callLabel(v.call), last: p.last && callLabel(p.last) };
     const text = template.replace(/\{(\w+)\}/g, (all, name) => words[name] || all);
     if (!/\{\w+\}/.test(text)) return text;
   }
