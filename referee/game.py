@@ -325,7 +325,8 @@ class Game:
         if self.next_dealer is not None and dealer != self.next_dealer:
             found.append(Violation("wrong-dealer", dealer,
                                    f"{SEAT_NAMES[dealer]} dealt hand {hand.number}, but it was "
-                                   f"{SEAT_NAMES[self.next_dealer]}'s deal"))
+                                   f"{SEAT_NAMES[self.next_dealer]}'s deal",
+                                   params=(("hand", hand.number), ("turn", SEAT_NAMES[self.next_dealer]))))
         hand.violations.extend(found)
         self._hand = hand
         return found
@@ -393,7 +394,7 @@ class Game:
         if seat != play.to_play:
             v = Violation("out-of-turn", seat, f"{SEAT_NAMES[seat]} played {pretty(card)} out of turn: it is "
                           f"{SEAT_NAMES[play.to_play]}'s turn (the card goes back to the hand)",
-                          card=card, trick=play.trick_number)
+                          card=card, trick=play.trick_number, params=(("turn", SEAT_NAMES[play.to_play]),))
             hand.violations.append(v)
             return [v]
         found = []

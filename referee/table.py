@@ -425,7 +425,8 @@ class TableReferee:
             self._table_violation(hand, Violation(
                 "wrong-pickup", TEAM_NAMES.index(pile),
                 f"trick {trick} went to {pile}'s pile, but {SEAT_NAMES[winner]} ({TEAM_NAMES[team_of(winner)]}) "
-                f"won it", trick=trick, evidence=tuple(event["pickup"].get("evidence", ()))))
+                f"won it", trick=trick, evidence=tuple(event["pickup"].get("evidence", ())),
+                params=(("pile", pile), ("winner", SEAT_NAMES[winner]))))
         for result in self.game.results[results:]:
             self._out.append(Output("score", {"hand": result.details(),
                                               "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]},

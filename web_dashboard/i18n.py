@@ -97,8 +97,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "tally": "Fin de la donne", "tally_other": "l'autre camp", "none": "aucune", "tally_send": "Marquer la donne",
         "tally_hint": "Points des cartes avec le dix de der, comptés à la table. Touches :",
         # A violation's sentence from its rule, seat, card and params (``violationText``,
-        # static/feed.js); ``_partner`` when the partner was winning the trick. English
-        # has none: the referee's own ``message`` is English.
+        # static/feed.js): the first of ``why_<rule>_partner`` (when the partner was
+        # winning the trick), ``why_<rule>``, ``why_<rule>_play`` whose words are all
+        # known. English has none: the referee's own ``message`` is English.
         "suit_s": "pique", "suit_h": "cœur", "suit_d": "carreau", "suit_c": "trèfle",
         "why_must-follow": "{seat} avait {held} mais n'a pas fourni : {led} demandé",
         "why_must-trump": "{seat} avait {held} mais n'a pas coupé : son partenaire n'était pas maître",
@@ -115,6 +116,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "why_already-played": "{seat} a joué {card}, déjà jouée dans cette donne",
         "why_auction-over": "{seat} a annoncé {call} : les enchères sont finies, jouez la première carte",
         "why_out-of-turn": "{seat} a annoncé {call} hors de son tour : c'est à {turn} de parler",
+        "why_out-of-turn_play": "{seat} a joué {card} hors de son tour : c'est à {turn} de jouer (la carte revient "
+                                "dans la main)",
+        "why_wrong-pickup": "le pli {trick} est allé dans le tas {pile}, mais {winner} l'avait gagné",
+        "why_wrong-dealer": "{seat} a donné la donne {hand}, mais c'était à {turn} de donner",
         "why_bid-too-low": "{seat} a annoncé {call} : une enchère vaut au moins {min}",
         "why_bid-step": "{seat} a annoncé {call} : les enchères vont de {step} en {step} à partir de {min}",
         "why_bid-over-max": "{seat} a annoncé {call} : pas d'enchère au-delà de {max}",

@@ -154,6 +154,9 @@ def test_french_pages_word_a_violation_from_its_rule_and_params(browser):
     assert words("fr", low) == "S a annoncé 80 ♠ : ce n'est pas plus que la dernière enchère, 90 ♥"
     assert words("fr", early) == "E a annoncé Passe hors de son tour : c'est à S de parler"
     assert words("fr", trump) == "N avait 8♥ mais n'a pas coupé : son partenaire n'était pas maître"
+    played_early = {"rule": "out-of-turn", "seat": "E", "card": "Jh", "trick": 2, "params": {"turn": "S"}}
+    assert words("fr", played_early) == ("E a joué V♥ hors de son tour : c'est à S de jouer (la carte revient "
+                                         "dans la main)")
     assert words("en", follow) == follow["message"]                     # English: the referee's sentence
     venue = {k: follow[k] for k in ("rule", "seat", "card", "trick")}  # the venue has no params
     assert words("fr", venue) == ""

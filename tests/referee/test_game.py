@@ -51,6 +51,7 @@ def test_a_play_out_of_turn_is_a_violation_and_the_card_goes_back():
     card = card_name(next(iter_cards(game.play.hand("NESW".index(wrong)))))
     found = game.apply({"type": "play", "seat": wrong, "card": card})
     assert [v.rule for v in found] == ["out-of-turn"] and game.play.trick == []
+    assert found[0].params == (("turn", "NESW"[game.play.to_play]),)   # whose turn it was, for other languages
 
 
 def test_events_out_of_place_are_record_errors_and_change_nothing():
@@ -220,6 +221,7 @@ def test_the_next_deal_by_the_wrong_dealer_is_flagged():
         game.apply({"type": "call", "seat": seat, "call": "pass"})
     found = game.apply({"type": "deal", "dealer": "E"})
     assert [v.rule for v in found] == ["wrong-dealer"]
+    assert dict(found[0].params) == {"hand": 2, "turn": "W"}
 
 
 def test_the_same_dealer_redeals_after_all_pass_with_002s_option():

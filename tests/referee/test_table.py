@@ -127,6 +127,8 @@ def test_each_planted_violation_kind_is_flagged_and_nothing_else(kind):
     found = referee.violations()
     assert sorted((p.hand, p.rule) for p in sim.planted) == sorted((h, v.rule) for h, v in found)
     assert all(v.message for _, v in found)
+    if kind == "wrong-pickup":                        # the pile and the real winner, for other languages
+        assert all(set(dict(v.params)) == {"pile", "winner"} for _, v in found if v.rule == kind)
     if kind == "misdeal":                             # the same dealer deals again; the redeal names it
         record = referee.record
         redeal = next(e for e in record if e["type"] == "deal" and e.get("misdeals"))

@@ -79,18 +79,20 @@ function replaceChildren(id, ...nodes) {
   if (node) node.replaceChildren(...nodes.flat().filter((n) => n !== null && n !== undefined));
 }
 
-// A violation's sentence in the page's language: the French template of its
-// rule (i18n.py ``why_<rule>``) filled from the seat, the card and the
-// referee's params; the referee's English ``message`` when there is no
-// template or a word is missing; "" when neither (the venue feed gets no
+// A violation's sentence in the page's language: the first French template
+// of its rule (i18n.py ``why_<rule>``, its ``_partner`` and ``_play``
+// variants) whose words the seat, card and referee's params all give; else
+// the referee's English ``message``; "" when neither (the venue feed gets no
 // params nor message: ``held`` is a card still in a hand).
 function violationText(v) {
   const p = v.params || {};
-  const template = (p.partner && I18N["why_" + v.rule + "_partner"]) || I18N["why_" + v.rule];
-  if (template) {
-    const words = { ...p, seat: v.seat, card: v.card && cardLabel(v.card), held: p.held && cardLabel(p.held),
-                    win: p.win && cardLabel(p.win), led: p.led && T("suit_" + p.led),
-                    call: v.call && callLabel(v.call), last: p.last && callLabel(p.last) };
+  const words = { ...p, seat: v.seat, trick: v.trick, card: v.card && cardLabel(v.card),
+                  held: p.held && cardLabel(p.held), win: p.win && cardLabel(p.win), led: p.led && T("suit_" + p.led),
+                  call: v.call && callLabel(v.call), last: p.last && callLabel(p.last),
+                  pile: p.pile && T("team_" + p.pile) };
+  for (const key of [p.partner ? "_partner" : null, "", "_play"]) {
+    const template = key !== null && I18N["why_" + v.rule + key];
+    if (!template) continue;
     const text = template.replace(/\{(\w+)\}/g, (all, name) => words[name] || all);
     if (!/\{\w+\}/.test(text)) return text;
   }
