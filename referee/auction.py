@@ -37,13 +37,20 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from .cards import SUIT_SYMBOLS, Card, suit_of
+from .cards import SUIT_SYMBOLS, SUITS, Card, suit_of
 from .rules import Options
 from .seats import SEAT_NAMES, Seat, next_seat, team_of
 from .tables import ALL_TRUMP, MODE_NAMES, NO_TRUMP
 from .violations import Violation
 
 _MODE_WORDS = ("spades", "hearts", "diamonds", "clubs", "no trump", "all trump")
+
+
+def _why(reason: str, turned: Optional[str] = None) -> tuple[tuple[str, object], ...]:
+    """The params of a rule broken for several reasons (``contract-not-allowed``,
+    ``counter-nothing``, ``counter-own-side``): which ``reason``, and the
+    ``turned`` suit letter where the sentence names it."""
+    return (("reason", reason),) + ((("turned", turned),) if turned else ())
 
 
 class CallError(ValueError):
@@ -173,7 +180,8 @@ class Auction:
         check = self._check_classic if self.options.auction == "classic" else self._check_contree
         problem = check(seat, parsed)
         if problem:
-            return [self._violation(problem[0], seat, text, problem[1], self._params(problem[0]))]
+            params = problem[2] if len(problem) > 2 else self._params(problem[0])
+            return [self._violation(problem[0], seat, text, problem[1], params)]
         self.calls.append((seat, text))
         (self._take_classic if self.options.auction == "classic" else self._take_contree)(seat, parsed)
         self.to_speak = None if self.done else next_seat(seat, self.options.clockwise)
@@ -199,21 +207,24 @@ class Auction:
         return [0, 1, 2, 3] + ([NO_TRUMP] if self.options.no_trump else []) + (
             [ALL_TRUMP] if self.options.all_trump else [])
 
-    def _check_contree(self, seat: Seat, call: Call) -> Optional[tuple[str, str]]:
+    def _check_contree(self, seat: Seat, call: Call) -> Optional[tuple]:
         o = self.options
         if call.kind == "pass":
             return None
         if call.kind == "take":
-            return "contract-not-allowed", "this is a contrée auction: bid (e.g. 80h), counter or pass"
+            return ("contract-not-allowed", "this is a contrée auction: bid (e.g. 80h), counter or pass",
+                    _why("contree"))
         if call.kind in ("bid", "capot"):
             if self._counter > 1:
                 return "bid-after-counter", "the contract was countered: only pass or re-counter now"
             if self._bid is not None and self._bid.kind == "capot":
                 return "bid-after-capot", "nothing can be bid over a capot: pass or counter"
             if call.mode not in self._modes():
-                return "contract-not-allowed", f"{_MODE_WORDS[call.mode]} contracts are not played with these rules"
+                return ("contract-not-allowed", f"{_MODE_WORDS[call.mode]} contracts are not played with these rules",
+                        _why("mode"))
             if call.kind == "capot":
-                return None if o.capot_bid else ("contract-not-allowed", "capot cannot be bid with these rules")
+                return None if o.capot_bid else ("contract-not-allowed", "capot cannot be bid with these rules",
+                                                 _why("capot"))
             v = call.value
             if v < o.bid_min:
                 return "bid-too-low", f"a bid is at least {o.bid_min}"
@@ -226,19 +237,19 @@ class Auction:
                 return "bid-not-higher", f"{v} does not beat the last bid {self._bid.text}"
             return None
         if not o.counter:
-            return "contract-not-allowed", "counters are not played with these rules"
+            return "contract-not-allowed", "counters are not played with these rules", _why("no-counter")
         if call.kind == "counter":
             if self._bid is None:
-                return "counter-nothing", "there is no bid to counter yet"
+                return "counter-nothing", "there is no bid to counter yet", _why("no-bid")
             if self._counter > 1:
-                return "counter-nothing", "the contract is already countered"
+                return "counter-nothing", "the contract is already countered", _why("countered")
             if team_of(seat) == team_of(self._bidder):
-                return "counter-own-side", "only an opponent of the last bidder may counter"
+                return "counter-own-side", "only an opponent of the last bidder may counter", _why("counter")
             return None
         if self._counter == 1:
             return "recounter-not-countered", "only a countered contract can be re-countered"
         if team_of(seat) != team_of(self._bidder):
-            return "counter-own-side", "only the bidding side may re-counter"
+            return "counter-own-side", "only the bidding side may re-counter", _why("recounter")
         return None
 
     def _take_contree(self, seat: Seat, call: Call) -> None:
@@ -265,22 +276,23 @@ class Auction:
         self.done = True
 
     # --- classic ---------------------------------------------------------
-    def _check_classic(self, seat: Seat, call: Call) -> Optional[tuple[str, str]]:
+    def _check_classic(self, seat: Seat, call: Call) -> Optional[tuple]:
         turned = suit_of(self.turned)
         if call.kind == "pass":
             return None
         if call.kind != "take":
-            return "contract-not-allowed", "classic belote: take, take a suit in the second round, or pass"
+            return ("contract-not-allowed", "classic belote: take, take a suit in the second round, or pass",
+                    _why("classic"))
         if self.round == 1:
             if call.mode not in (None, turned):
                 return "contract-not-allowed", (f"first round: only the turned suit {_MODE_WORDS[turned]} "
-                                                f"can be taken (say take)")
+                                                f"can be taken (say take)"), _why("first-round", SUITS[turned])
             return None
         if call.mode is None:
-            return "contract-not-allowed", "second round: name the trump suit (e.g. takes)"
+            return "contract-not-allowed", "second round: name the trump suit (e.g. takes)", _why("second-round")
         if call.mode == turned and not self.options.second_round_turned_suit:
             return "contract-not-allowed", (f"second round: name a suit other than the turned "
-                                            f"{_MODE_WORDS[turned]}")
+                                            f"{_MODE_WORDS[turned]}"), _why("second-round-turned", SUITS[turned])
         return None
 
     def _take_classic(self, seat: Seat, call: Call) -> None:

@@ -97,7 +97,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "tally": "Fin de la donne", "tally_other": "l'autre camp", "none": "aucune", "tally_send": "Marquer la donne",
         "tally_hint": "Points des cartes avec le dix de der, comptés à la table. Touches :",
         # A violation's sentence from its rule, seat, card and params (``violationText``,
-        # static/feed.js): the first of ``why_<rule>_partner`` (when the partner was
+        # static/feed.js): the first of ``why_<rule>_<reason>`` (when one rule has several
+        # reasons), ``why_<rule>_partner`` (when the partner was
         # winning the trick), ``why_<rule>``, ``why_<rule>_play`` whose words are all
         # known. English has none: the referee's own ``message`` is English.
         "suit_s": "pique", "suit_h": "cœur", "suit_d": "carreau", "suit_c": "trèfle",
@@ -127,6 +128,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "why_bid-after-counter": "{seat} a annoncé {call} : le contrat est contré, seuls passe ou surcontre restent",
         "why_bid-after-capot": "{seat} a annoncé {call} : rien ne se dit au-dessus d'un capot, passez ou contrez",
         "why_recounter-not-countered": "{seat} a annoncé {call} : on ne surcontre qu'un contrat contré",
+        "why_contract-not-allowed_contree": "{seat} a annoncé {call} : enchères de contrée, annoncez (p. ex. 80h), "
+                                            "contrez ou passez",
+        "why_contract-not-allowed_mode": "{seat} a annoncé {call} : ce contrat n'est pas joué avec ces règles",
+        "why_contract-not-allowed_capot": "{seat} a annoncé {call} : le capot ne s'annonce pas avec ces règles",
+        "why_contract-not-allowed_no-counter": "{seat} a annoncé {call} : le contre n'est pas joué avec ces règles",
+        "why_contract-not-allowed_classic": "{seat} a annoncé {call} : belote classique, prenez, nommez une couleur "
+                                            "au second tour, ou passez",
+        "why_contract-not-allowed_first-round": "{seat} a annoncé {call} : au premier tour, seule la couleur retournée, "
+                                                "{turned}, se prend",
+        "why_contract-not-allowed_second-round": "{seat} a annoncé {call} : au second tour, nommez la couleur d'atout",
+        "why_contract-not-allowed_second-round-turned": "{seat} a annoncé {call} : au second tour, nommez une autre "
+                                                        "couleur que la retournée, {turned}",
+        "why_counter-nothing_no-bid": "{seat} a annoncé {call} : il n'y a pas encore d'enchère à contrer",
+        "why_counter-nothing_countered": "{seat} a annoncé {call} : le contrat est déjà contré",
+        "why_counter-own-side_counter": "{seat} a annoncé {call} : seul un adversaire du dernier enchérisseur contre",
+        "why_counter-own-side_recounter": "{seat} a annoncé {call} : seul le camp de l'enchère surcontre",
     },
 }
 

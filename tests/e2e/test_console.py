@@ -157,6 +157,14 @@ def test_french_pages_word_a_violation_from_its_rule_and_params(browser):
     played_early = {"rule": "out-of-turn", "seat": "E", "card": "Jh", "trick": 2, "params": {"turn": "S"}}
     assert words("fr", played_early) == ("E a joué V♥ hors de son tour : c'est à S de jouer (la carte revient "
                                          "dans la main)")
+    classic = Auction(profile("classic"), NORTH, turned=parse_card("7h"))
+    for seat in (WEST, SOUTH, EAST, NORTH):
+        classic.apply(seat, "pass")
+    turned_again = classic.apply(WEST, "takeh")[0].as_dict()         # one rule, several reasons
+    assert words("fr", turned_again) == ("W a annoncé Prend ♥ : au second tour, nommez une autre couleur que la "
+                                         "retournée, cœur")
+    nothing = Auction(profile("ffb-contree"), NORTH).apply(WEST, "counter")[0].as_dict()
+    assert words("fr", nothing) == "W a annoncé Contre : il n'y a pas encore d'enchère à contrer"
     assert words("en", follow) == follow["message"]                     # English: the referee's sentence
     venue = {k: follow[k] for k in ("rule", "seat", "card", "trick")}  # the venue has no params
     assert words("fr", venue) == ""

@@ -162,3 +162,19 @@ def test_classic_refuses_bids_and_counters():
 def test_classic_needs_the_turned_card():
     with pytest.raises(CallError, match="turned"):
         Auction(CLASSIC, dealer=NORTH)
+
+
+def test_a_rule_broken_for_several_reasons_names_the_reason_in_its_params():
+    """So a French page can word each reason (``why_<rule>_<reason>``); the English message stays."""
+    a = classic()
+    run(a, "W pass", "S pass", "E pass", "N pass")
+    (v,) = a.apply(WEST, "takeh")
+    assert v.params == (("reason", "second-round-turned"), ("turned", "h"))
+    assert v.message == "W called takeh: second round: name a suit other than the turned hearts"
+    assert dict(a.apply(WEST, "take")[0].params) == {"reason": "second-round"}
+    c = Auction(FFB, dealer=NORTH)
+    assert dict(c.apply(WEST, "counter")[0].params) == {"reason": "no-bid"}
+    run(c, "W 80h", "S pass")
+    assert dict(c.apply(EAST, "counter")[0].params) == {"reason": "counter"}
+    (v,) = c.apply(EAST, "take")
+    assert (v.rule, dict(v.params)) == ("contract-not-allowed", {"reason": "contree"})

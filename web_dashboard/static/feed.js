@@ -89,8 +89,8 @@ function violationText(v) {
   const words = { ...p, seat: v.seat, trick: v.trick, card: v.card && cardLabel(v.card),
                   held: p.held && cardLabel(p.held), win: p.win && cardLabel(p.win), led: p.led && T("suit_" + p.led),
                   call: v.call && callLabel(v.call), last: p.last && callLabel(p.last),
-                  pile: p.pile && T("team_" + p.pile) };
-  for (const key of [p.partner ? "_partner" : null, "", "_play"]) {
+                  pile: p.pile && T("team_" + p.pile), turned: p.turned && T("suit_" + p.turned) };
+  for (const key of [p.reason ? "_" + p.reason : null, p.partner ? "_partner" : null, "", "_play"]) {
     const template = key !== null && I18N["why_" + v.rule + key];
     if (!template) continue;
     const text = template.replace(/\{(\w+)\}/g, (all, name) => words[name] || all);
