@@ -518,7 +518,7 @@ class TableReferee:
             fields = {k: a.result[k] for k in ("card_points", "belote", "capot") if k in a.result}
             self._queue.append({"type": "tally", **fields, "obs": oid})
         elif a.action == "redeal":
-            self._misdeal(f"the referee called a redeal{': ' + a.reason if a.reason else ''}", (oid,))
+            self._misdeal(f"the referee called a redeal{': ' + a.reason if a.reason else ''}", (oid,), "redeal")
 
     def _flush_queue(self) -> None:
         """Write the console's calls, declarations and penalties that waited for the deal."""
@@ -558,12 +558,12 @@ class TableReferee:
         if c.kind == "gathered":
             self._settle_conflict(c, "confirmed" if a.action == "confirm" else "dismissed", a.action)
             if a.action == "confirm":
-                self._misdeal("the referee confirmed a misdeal: " + c.message, c.evidence)
+                self._misdeal("the referee confirmed a misdeal: " + c.message, c.evidence, "confirmed")
             return
         if c.kind == "deal":
             self._settle_conflict(c, "confirmed" if a.action == "confirm" else "dismissed", a.action)
             if a.action == "confirm":
-                self._misdeal("the referee confirmed a misdeal: " + c.message, c.evidence)
+                self._misdeal("the referee confirmed a misdeal: " + c.message, c.evidence, "confirmed")
             else:
                 self._write_deal(c.item, c.evidence)
             return
@@ -743,7 +743,7 @@ class TableReferee:
         problems, doubts, hands = self._judge_deal()
         evidence = tuple(a[4] for a in self.arrivals[:1]) + tuple(sorted(self.in_deal.values()))[:3]
         if problems:
-            self._misdeal("; ".join(problems), evidence)
+            self._misdeal("; ".join(problems), evidence, "deal")
         elif doubts:
             c = self._conflict("deal", "; ".join(doubts) + ": misdeal? (confirm to redeal, dismiss to play on)",
                                blocking=True, evidence=evidence, seat=self.dealer)
@@ -877,12 +877,14 @@ class TableReferee:
         self.mode = "auction"
         self.closed = True
 
-    def _misdeal(self, message: str, evidence: tuple) -> None:
+    def _misdeal(self, message: str, evidence: tuple, reason: str) -> None:
         """Void the deal. A spoilt deal that never reached the record is named on its redeal's
-        ``deal`` event (``misdeals``); one already recorded is undone by a correction."""
+        ``deal`` event (``misdeals``); one already recorded is undone by a correction. Its params
+        hold only the ``reason`` (``deal``: the sensors judged it; ``confirmed``; ``redeal``):
+        the message may name cards in a hand, which the room must not see."""
         dealer = self.dealer if self.dealer is not None else 0
         v = Violation("misdeal", dealer, f"misdeal by {SEAT_NAMES[dealer]}: {message}; the same dealer deals again",
-                      evidence=tuple(evidence))
+                      evidence=tuple(evidence), params=(("reason", reason),))
         if self.game.phase == "deal":
             self.misdeals_pending.append(v)
             self._out.append(Output("violation", {"hand": self.game.hand_number, **v.as_dict()}))
@@ -1274,4 +1276,5 @@ class TableReferee:
 
 
 def _misdeal_violation(data: dict[str, Any]) -> Violation:
-    return Violation("misdeal", parse_seat(data["seat"]), data["message"], evidence=tuple(data.get("evidence", ())))
+    return Violation("misdeal", parse_seat(data["seat"]), data["message"], evidence=tuple(data.get("evidence", ())),
+                     params=tuple(data.get("params", {}).items()))

@@ -140,6 +140,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "why_contract-not-allowed_second-round": "{seat} a annoncé {call} : au second tour, nommez la couleur d'atout",
         "why_contract-not-allowed_second-round-turned": "{seat} a annoncé {call} : au second tour, nommez une autre "
                                                         "couleur que la retournée, {turned}",
+        "why_misdeal_deal": "maldonne de {seat} : la donne n'est pas régulière ; le même donneur redonne",
+        "why_misdeal_confirmed": "maldonne de {seat}, confirmée par l'arbitre ; le même donneur redonne",
+        "why_misdeal_redeal": "maldonne de {seat} : l'arbitre a demandé une nouvelle donne ; le même donneur redonne",
         "why_counter-nothing_no-bid": "{seat} a annoncé {call} : il n'y a pas encore d'enchère à contrer",
         "why_counter-nothing_countered": "{seat} a annoncé {call} : le contrat est déjà contré",
         "why_counter-own-side_counter": "{seat} a annoncé {call} : seul un adversaire du dernier enchérisseur contre",

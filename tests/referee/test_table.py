@@ -262,6 +262,8 @@ def test_classic_belote_takes_the_turned_card_from_the_dealing_area():
     obs, t = _classic_deal(0, (4, 1))
     outputs = feed(spoilt, obs) + spoilt.call(3, "take", t=t)
     assert [o.data["rule"] for o in outputs if o.kind == "violation"] == ["misdeal"]
+    # Its params say why for a French page, and name no card: the message may name a held one.
+    assert [o.data["params"] for o in outputs if o.kind == "violation"] == [{"reason": "deal"}]
 
 
 RFID_ONLY = parse_faults("camera=false")
