@@ -367,24 +367,25 @@ class Game:
         shown = " ".join(pretty(c) for c in cards)
         name = SEAT_NAMES[seat]
 
-        def bad(rule: str, why: str) -> list[Violation]:
-            v = Violation(rule, seat, f"{name} declared {shown}: {why}", trick=hand.play.trick_number)
+        def bad(rule: str, why: str, reason: str) -> list[Violation]:
+            v = Violation(rule, seat, f"{name} declared {shown}: {why}", trick=hand.play.trick_number,
+                          params=(("reason", reason),))
             hand.violations.append(v)
             return [v]
 
         if not self.options.declarations:
-            return bad("declaration-not-allowed", "declarations are not played with these rules")
+            return bad("declaration-not-allowed", "declarations are not played with these rules", "rules")
         if len(hand.play.tricks) >= 1:
-            return bad("declaration-late", "declarations are made during the first trick")
+            return bad("declaration-late", "declarations are made during the first trick", "late")
         try:
             decl = make_declaration(seat, cards, hand.play.trump)
         except DeclarationError as exc:
-            return bad("declaration-invalid", str(exc))
+            return bad("declaration-invalid", str(exc), "shape")
         if hand.hands is not None and decl.cards & ~hand.hands[seat]:
             missing = " ".join(pretty(c) for c in iter_cards(decl.cards & ~hand.hands[seat]))
-            return bad("declaration-not-held", f"{name} was not dealt {missing}")
+            return bad("declaration-not-held", f"{name} was not dealt {missing}", "dealt")
         if any(d.seat == seat and d.cards & decl.cards for d in hand.declarations):
-            return bad("declaration-invalid", "a card counts in one declaration only")
+            return bad("declaration-invalid", "a card counts in one declaration only", "twice")
         hand.declarations.append(decl)
         return []
 
@@ -428,7 +429,8 @@ class Game:
         if not self.options.arret or play.trick or not play.tricks or team_of(play.tricks[-1].winner) != team:
             why = ("l'Arrêt is not played with these rules" if not self.options.arret
                    else "a side may stop the game only right after it won a trick")
-            v = Violation("arret-not-allowed", seat, f"{name} stopped the game: {why}", trick=play.trick_number)
+            v = Violation("arret-not-allowed", seat, f"{name} stopped the game: {why}", trick=play.trick_number,
+                          params=(("reason", "rules" if not self.options.arret else "won"),))
             hand.violations.append(v)
             return [v]
         decl = declaration_points(hand.declarations, play.trump, hand.dealer, self.options.clockwise)
@@ -457,19 +459,19 @@ class Game:
             s = suit_of(card)
             pair = (s * 8 + KING, s * 8 + QUEEN)
         if pair is None:
-            why = ("belote is not played with these rules" if not self.options.belote
-                   else "there is no belote without trumps" if hand.play.trump == NO_TRUMP
-                   else "belote is the king and queen of trumps")
+            reason, why = (("rules", "belote is not played with these rules") if not self.options.belote
+                           else ("no-trump", "there is no belote without trumps") if hand.play.trump == NO_TRUMP
+                           else ("pair", "belote is the king and queen of trumps"))
             return [Violation("belote-not-held", seat, f"{name} said {say} with {pretty(card)}: {why}",
-                              card=card, trick=hand.play.trick_number)]
+                              card=card, trick=hand.play.trick_number, params=(("reason", reason), ("say", say)))]
         if hand.hands is not None and (hand.hands[seat] & mask_of(pair)) != mask_of(pair):
             return [Violation("belote-not-held", seat, f"{name} said {say} with {pretty(card)} without holding "
                               f"both {pretty(pair[0])} and {pretty(pair[1])}", card=card,
-                              trick=hand.play.trick_number)]
+                              trick=hand.play.trick_number, params=(("reason", "dealt"), ("say", say)))]
         if self.options.belote_king_first and rank_of(card) == QUEEN and say == "belote":
             return [Violation("belote-king-first", seat, f"{name} played the queen {pretty(card)} before the "
                               f"king: with these rules the king comes first for belote", card=card,
-                              trick=hand.play.trick_number)]
+                              trick=hand.play.trick_number, params=(("reason", "said"),))]
         return []
 
     def _unheld_belotes(self, hand: _Hand) -> list[Violation]:
@@ -482,7 +484,8 @@ class Game:
             other = suit_of(card) * 8 + (QUEEN if rank_of(card) == KING else KING)
             if hand.says.get(other, (None,))[0] != seat:
                 found.append(Violation("belote-not-held", seat, f"{SEAT_NAMES[seat]} said {say} with {pretty(card)} "
-                                       f"but did not play {pretty(other)} (the cards played show it)", card=card))
+                                       f"but did not play {pretty(other)} (the cards played show it)", card=card,
+                                       params=(("reason", "played"), ("say", say))))
         return found
 
     def _belote_points(self, hand: _Hand) -> list[int]:
@@ -514,7 +517,8 @@ class Game:
                     hand.violations.append(Violation(
                         "declaration-not-held", d.seat,
                         f"{SEAT_NAMES[d.seat]} declared {' '.join(pretty(c) for c in iter_cards(d.cards))} "
-                        f"but did not play {' '.join(pretty(c) for c in iter_cards(d.cards & ~played))}"))
+                        f"but did not play {' '.join(pretty(c) for c in iter_cards(d.cards & ~played))}",
+                        params=(("reason", "played"),)))
                 else:
                     declarations.append(d)
             hand.violations.extend(self._unheld_belotes(hand))

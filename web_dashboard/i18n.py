@@ -140,6 +140,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "why_contract-not-allowed_second-round": "{seat} a annoncé {call} : au second tour, nommez la couleur d'atout",
         "why_contract-not-allowed_second-round-turned": "{seat} a annoncé {call} : au second tour, nommez une autre "
                                                         "couleur que la retournée, {turned}",
+        "why_belote-not-held_rules": "{seat} a dit {say} avec {card} : la belote n'est pas jouée avec ces règles",
+        "why_belote-not-held_no-trump": "{seat} a dit {say} avec {card} : pas de belote sans atout",
+        "why_belote-not-held_pair": "{seat} a dit {say} avec {card} : la belote, c'est le roi et la dame d'atout",
+        "why_belote-not-held_dealt": "{seat} a dit {say} avec {card} sans avoir le roi et la dame d'atout",
+        "why_belote-not-held_played": "{seat} a dit {say} avec {card} mais n'a pas joué l'autre carte de la "
+                                      "belote (les cartes jouées le montrent)",
+        "why_belote-king-first_said": "{seat} a joué la dame {card} avant le roi : avec ces règles, le roi vient "
+                                      "d'abord pour la belote",
+        "why_declaration-not-allowed_rules": "{seat} a fait une annonce : les annonces ne sont pas jouées avec ces "
+                                             "règles",
+        "why_declaration-late_late": "{seat} a fait une annonce : on annonce pendant le premier pli",
+        "why_declaration-invalid_shape": "{seat} a fait une annonce : ces cartes ne forment pas une annonce",
+        "why_declaration-invalid_twice": "{seat} a fait une annonce : une carte ne compte que dans une annonce",
+        "why_declaration-not-held_dealt": "{seat} a annoncé des cartes qu'il n'a pas reçues",
+        "why_declaration-not-held_played": "{seat} a annoncé des cartes qu'il n'a pas jouées",
+        "why_arret-not-allowed_rules": "{seat} a arrêté la partie : l'Arrêt n'est pas joué avec ces règles",
+        "why_arret-not-allowed_won": "{seat} a arrêté la partie : un camp ne s'arrête que juste après avoir gagné "
+                                     "un pli",
         "why_misdeal_deal": "maldonne de {seat} : la donne n'est pas régulière ; le même donneur redonne",
         "why_misdeal_confirmed": "maldonne de {seat}, confirmée par l'arbitre ; le même donneur redonne",
         "why_misdeal_redeal": "maldonne de {seat} : l'arbitre a demandé une nouvelle donne ; le même donneur redonne",

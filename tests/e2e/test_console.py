@@ -167,6 +167,8 @@ def test_french_pages_word_a_violation_from_its_rule_and_params(browser):
     assert words("fr", nothing) == "W a annoncé Contre : il n'y a pas encore d'enchère à contrer"
     misdeal = {"rule": "misdeal", "seat": "N", "message": "misdeal by N: ...", "params": {"reason": "redeal"}}
     assert words("fr", misdeal) == "maldonne de N : l'arbitre a demandé une nouvelle donne ; le même donneur redonne"
+    belote = {"rule": "belote-not-held", "seat": "E", "card": "Qs", "params": {"reason": "pair", "say": "belote"}}
+    assert words("fr", belote) == "E a dit belote avec D♠ : la belote, c'est le roi et la dame d'atout"
     assert words("en", follow) == follow["message"]                     # English: the referee's sentence
     venue = {k: follow[k] for k in ("rule", "seat", "card", "trick")}  # the venue has no params
     assert words("fr", venue) == ""

@@ -135,7 +135,9 @@ def test_saying_belote_without_the_pair_is_a_violation():
     game = Game.from_events(events[:j])
     card = parse_card(events[j]["card"])
     assert not ((card & 7) in (5, 6) and (card >> 3) == game.play.trump)   # the lead is no trump K or Q
-    assert [v.rule for v in game.apply(dict(events[j], say="belote"))] == ["belote-not-held"]
+    (v,) = game.apply(dict(events[j], say="belote"))
+    assert v.rule == "belote-not-held" and dict(v.params) == {"reason": "pair", "say": "belote"}
+    assert v.message.endswith(": belote is the king and queen of trumps")     # English unchanged
 
 
 def test_a_record_without_hands_is_checked_from_the_cards_played():
@@ -200,8 +202,8 @@ def test_an_invalid_or_unheld_declaration_is_a_violation():
     _, j = first_hand_with(events, lambda e: True)
     game = Game.from_events([e for e in events[:j] if e["type"] != "declare"])
     seat = "NESW"[game.play.to_play]
-    assert [v.rule for v in game.apply({"type": "declare", "seat": seat, "cards": ["7s", "9s", "Ts"]})] \
-        == ["declaration-invalid"]
+    (v,) = game.apply({"type": "declare", "seat": seat, "cards": ["7s", "9s", "Ts"]})
+    assert (v.rule, dict(v.params)) == ("declaration-invalid", {"reason": "shape"})   # a French page words it
     others = set(range(32)) - set(iter_cards(game.play.hand("NESW".index(seat))))
     foreign = sorted(others)[:1]
     square_rank = None
@@ -210,8 +212,9 @@ def test_an_invalid_or_unheld_declaration_is_a_violation():
             square_rank = rank
             break
     cards = [card_name(s * 8 + square_rank) for s in range(4)]
-    assert foreign and [v.rule for v in game.apply({"type": "declare", "seat": seat, "cards": cards})] \
-        == ["declaration-not-held"]
+    assert foreign and [(v.rule, dict(v.params)) for v in game.apply({"type": "declare", "seat": seat,
+                                                                       "cards": cards})] \
+        == [("declaration-not-held", {"reason": "dealt"})]
 
 
 def test_the_next_deal_by_the_wrong_dealer_is_flagged():
