@@ -154,3 +154,26 @@ def referee_session(server):
     page = opener.open(f"{server.base}/signin", data=urllib.parse.urlencode(
         {"csrf": csrf, "password": server.password}).encode()).read().decode()
     return opener, re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
+
+
+def signed_in_console(browser, server, lang="en"):
+    """A browser page on the console, signed in with the server's password; page errors collected."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server.base}/console?lang={lang}")
+    assert "/signin" in page.url
+    page.fill("#password", server.password)
+    page.click("#signin")
+    page.wait_for_url(re.compile(r"/console"))
+    return context, page, errors
+
+
+def command(page, text: str) -> None:
+    """Type a console command and wait until the console has taken it."""
+    from playwright.sync_api import expect
+
+    page.fill("#cmd", text)
+    page.press("#cmd", "Enter")
+    expect(page.locator("#cmd")).to_have_value("")

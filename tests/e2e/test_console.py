@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from e2e_server import SSE, referee_session, request, start_server
+from e2e_server import SSE, command, referee_session, request, signed_in_console, start_server
 
 
 @pytest.fixture(scope="module")
@@ -21,25 +21,6 @@ def server(tmp_path_factory):
                           tmp_path_factory.mktemp("console"))
     yield server
     server.stop()
-
-
-def signed_in_console(browser, server, lang="en"):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{server.base}/console?lang={lang}")
-    assert "/signin" in page.url
-    page.fill("#password", server.password)
-    page.click("#signin")
-    page.wait_for_url(re.compile(r"/console"))
-    return context, page, errors
-
-
-def command(page, text: str) -> None:
-    page.fill("#cmd", text)
-    page.press("#cmd", "Enter")
-    expect(page.locator("#cmd")).to_have_value("")
 
 
 def test_auction_violation_on_console_and_overlay_then_corrections(browser, server):

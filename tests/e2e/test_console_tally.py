@@ -5,12 +5,10 @@ server (``belote-table serve``)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
-from e2e_server import start_server
+from e2e_server import command, signed_in_console, start_server
 
 
 @pytest.fixture(scope="module")
@@ -20,24 +18,6 @@ def server(tmp_path_factory):
     server.stop()
 
 
-def sign_in(browser, server, lang):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{server.base}/console?lang={lang}")
-    page.fill("#password", server.password)
-    page.click("#signin")
-    page.wait_for_url(re.compile(r"/console"))
-    return context, page, errors
-
-
-def command(page, text: str) -> None:
-    page.fill("#cmd", text)
-    page.press("#cmd", "Enter")
-    expect(page.locator("#cmd")).to_have_value("")
-
-
 def auction(page, dealer: str, calls: list[str]) -> None:
     command(page, f"start {dealer}")
     for call in calls:
@@ -45,7 +25,7 @@ def auction(page, dealer: str, calls: list[str]) -> None:
 
 
 def test_tally_hands_from_the_keyboard_and_the_form(browser, server):
-    context, page, errors = sign_in(browser, server, "en")
+    context, page, errors = signed_in_console(browser, server, "en")
     form = page.locator("#tally-form")
     expect(form).to_be_hidden()                                   # no contract yet: nothing to tally
 
@@ -85,7 +65,7 @@ def test_tally_hands_from_the_keyboard_and_the_form(browser, server):
 
 
 def test_the_end_of_hand_form_speaks_french(browser, server):
-    context, page, errors = sign_in(browser, server, "fr")
+    context, page, errors = signed_in_console(browser, server, "fr")
     expect(page.locator("#tally-form h2")).to_have_text("Fin de la donne")
     expect(page.locator("#tally-send")).to_have_text("Marquer la donne")
     assert errors == []
