@@ -9,7 +9,6 @@ modules light to import: heavy imports go inside the handlers.
 from __future__ import annotations
 
 import argparse
-import importlib
 
 from vision.cli import lazy
 
@@ -25,12 +24,10 @@ SUBCOMMANDS = (
 
 
 def register(subparsers) -> None:
-    group = subparsers.add_parser("calibrate", help="calibrate the table: deck, camera, zones, tags",
-                                  description="Calibrate the table and write its profile.")
-    sub = group.add_subparsers(dest="calibrate_command", metavar="SUBCOMMAND", required=True)
-    for entry in SUBCOMMANDS:
-        module, function = entry.split(":")
-        getattr(importlib.import_module(module), function)(sub)
+    from referee.cli import add_plugged_group
+
+    add_plugged_group(subparsers, "calibrate", SUBCOMMANDS, help="calibrate the table: deck, camera, zones, tags",
+                      description="Calibrate the table and write its profile.")
 
 
 def add_deck(sub) -> None:

@@ -9,8 +9,21 @@ matters, so the commands start fast.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
+
+
+def add_plugged_group(subparsers: argparse._SubParsersAction, name: str, entries: tuple[str, ...],
+                      **parser_kwargs) -> None:
+    """A command group whose sub-commands other parts plug in: each entry of
+    ``entries`` is ``"module:function"``, a function that adds one sub-command
+    (``calibrate`` gathers vision's, calibration's and the bridge's this way)."""
+    group = subparsers.add_parser(name, **parser_kwargs)
+    sub = group.add_subparsers(dest=f"{name}_command", metavar="SUBCOMMAND", required=True)
+    for entry in entries:
+        module, function = entry.split(":")
+        getattr(importlib.import_module(module), function)(sub)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

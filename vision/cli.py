@@ -23,12 +23,10 @@ SUBCOMMANDS = (
 
 
 def register(subparsers) -> None:
-    group = subparsers.add_parser("vision", help="find and read cards in images",
-                                  description="Find and read cards in images.")
-    sub = group.add_subparsers(dest="vision_command", metavar="SUBCOMMAND", required=True)
-    for entry in SUBCOMMANDS:
-        module, function = entry.split(":")
-        getattr(importlib.import_module(module), function)(sub)
+    from referee.cli import add_plugged_group
+
+    add_plugged_group(subparsers, "vision", SUBCOMMANDS, help="find and read cards in images",
+                      description="Find and read cards in images.")
 
 
 def add_recognize(sub) -> None:
