@@ -16,7 +16,9 @@ On disk a deck is a directory::
 
 The faces are the templates; the features ``vision.read`` compares are
 computed from them when the deck is loaded (cheap: 32-100 small images), so a
-deck written by an older version still loads.
+deck written by an older version still loads. What tells the cards apart
+(``vision.discriminant``, a few seconds to fit) is saved beside them as
+``DECK/discriminant.npz`` and refitted when missing or stale.
 
 Enrolling from a live camera uses the same core as enrolling from files:
 ``enrolment_sample(frame)`` returns the rectified face or a refusal saying
@@ -35,6 +37,7 @@ import numpy as np
 
 from referee.cards import CARD_NAMES, CardError, card_name, parse_card
 
+from .discriminant import FILE as DISCRIMINANT_FILE, Discriminant
 from .locate import find_cards
 
 FORMAT = "belote-table-deck"
@@ -74,10 +77,19 @@ class Deck:
     abstain: dict = field(default_factory=dict)
     directory: Optional[Path] = None
     _features: Optional[object] = field(default=None, repr=False)
+    _discriminant: Optional[Discriminant] = field(default=None, repr=False)
 
     @property
     def cards(self) -> list[int]:
         return sorted(self.faces)
+
+    def discriminant(self) -> Discriminant:
+        """What tells this deck's cards apart: saved with the deck, else fitted now."""
+        if self._discriminant is None and self.directory is not None:
+            self._discriminant = Discriminant.load(self.directory / DISCRIMINANT_FILE, self.cards)
+        if self._discriminant is None:
+            self._discriminant = Discriminant.fit(self.faces)
+        return self._discriminant
 
     def missing(self) -> list[int]:
         return [c for c in range(32) if c not in self.faces]
@@ -121,6 +133,7 @@ class Deck:
                 cards.setdefault(card_name(card), []).append(rel)
         manifest = {"format": FORMAT, "version": VERSION, "face_size": list(FACE_SIZE),
                     "cards": cards, "sources": sources or {}, "abstain": self.abstain}
+        self.discriminant().save(directory / DISCRIMINANT_FILE)
         tmp = directory / "manifest.json.tmp"
         tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
         tmp.replace(directory / "manifest.json")

@@ -12,6 +12,7 @@ import pytest
 from calibration.deck import LiveEnrolment
 from referee.cards import card_name
 from vision.deck import Deck
+from vision.discriminant import Discriminant
 from vision.evaluate import overhead_shots
 from vision.faces import builtin_faces
 
@@ -43,8 +44,12 @@ def test_enrols_the_32_cards_with_progress_on_stderr(shots, tmp_path):
     assert "[32/32]" in done.stderr and "table.png: not named after a card" in done.stderr
     manifest = json.loads((tmp_path / "deck" / "manifest.json").read_text())
     assert len(manifest["cards"]) == 32
-    assert manifest["abstain"]["min_margin"] > 0
-    assert Deck.load(tmp_path / "deck").missing() == []
+    assert manifest["abstain"]["index_gap"] > 0 and manifest["abstain"]["learnt_gap"] > 0
+    deck = Deck.load(tmp_path / "deck")
+    assert deck.missing() == []
+    # What tells the cards apart was learnt once, at enrolment, and is read back, not refitted.
+    assert (tmp_path / "deck" / "discriminant.npz").is_file()
+    assert Discriminant.load(tmp_path / "deck" / "discriminant.npz", deck.cards) is not None
 
 
 def test_blurred_and_misplaced_shots_are_refused_and_nothing_written(shots, tmp_path):
