@@ -1,37 +1,44 @@
 """Reading one located card against the enrolled deck, or abstaining.
 
-What tells two cards apart, in order of strength: the two corner indices
-(rank glyph above the suit pip, printed upside down in the opposite corner),
-their colour (red/black, gold/silver), and the body (pip layout, court
-picture). A reading compares each of the seen card's two corners with both
-corners of every enrolled face (normalised cross-correlation in grey, over
-small shifts and scales so a quad a few pixels off still aligns), the colour
-of the printing relative to the paper (when the photo has colour), and the
-whole body in both orientations, then combines them. The face is warped
-from the frame given (full resolution), both quarter-turns of the quad
-(a clearly oblong quad read its own way first, see ``read_card``).
+Two cues, each scoring every enrolled card:
+
+- *correlation*: each of the seen card's two corners against both corners of
+  every enrolled face (normalised cross-correlation in grey, over small
+  shifts and scales so a quad a few pixels off still aligns), the colour of
+  the printing relative to the paper (when the photo has colour), and the
+  whole body in both orientations, combined;
+- *learnt*: the deck's discriminant (``vision.discriminant``), fitted at
+  enrolment on camera-like copies of the faces, which weighs what differs
+  between this deck's cards (a club's lobes against a spade's point) rather
+  than every pixel alike.
+
+The face is warped from the frame given (full resolution), both
+quarter-turns of the quad (a clearly oblong quad read its own way first, see
+``read_card``).
 
 Speed (a landing frame has ~15 ms): the deck's templates are turned into
 matrices once, when the deck is first read; a reading is one warp, one
 matrix product per corner (every template against every other position of
-the index window), exact matching of the few contenders only, and one
-product for the bodies: 5-7 ms per card on one core.
+the index window), exact matching of the few contenders only, one product
+for the bodies and one for the discriminant: about 8 ms per card on one core.
 
 A glare spot or a thumb on one corner wipes out that corner's evidence for
 every card alike: a corner whose best match is far below the other's is
-dropped and the reading rests on the other corner, colour and body.
+dropped and the reading rests on the other corner, colour, body and the
+learnt cue.
 
-Never guess. The answer is ``None`` unless (1) each visible corner read
-alone names the same card as the combined score (two independent reads of
-the index agree; with one corner hidden, the score must reach halfway to
-what the true card usually scores instead), (2) it leads the runner-up by a
-quarter of the deck's usual gap between a true card and the best wrong one,
-and (3) it scores above what
-a wrong card usually reaches. Those numbers are chosen at enrolment, not on
-test photos: each enrolled face is read again after random perspective,
-blur, light, noise and glare changes (``choose_abstention``), and kept in the
-deck's manifest. The confidence follows the decision: at least 0.8 for a card
-read, below 0.5 for an abstention."""
+Never guess (``decide``). Each cue's lead for a card is counted in units of
+how far that cue usually puts the true card ahead (measured at enrolment),
+and the two are added: the card read is the one with the highest sum, only
+if it leads the next card by ``MIN_LEAD``, neither cue ranks it clearly
+behind another card, and its correlation is above what a wrong card usually
+reaches. Two different views of the card agreeing is what makes a read safe;
+one blurred index is no longer asked to agree with the other on its own.
+The units and the floor are chosen at enrolment, not on test photos: each
+enrolled face is read again after random perspective, blur, light, noise and
+glare changes (``choose_abstention``), and kept in the deck's manifest. The
+confidence follows the decision: at least 0.8 for a card read, below 0.5
+for an abstention."""
 
 from __future__ import annotations
 
