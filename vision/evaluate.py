@@ -28,6 +28,9 @@ Sets reported:
   same camera from the enrolment photo's face. ``overhead`` uses colour
   shots only (a table camera films in colour; 11 cards have two), and
   ``overhead-incl-grey`` the grey ones too (25 cards).
+- ``overhead:drawn-deck`` (and ``-french``): the project's own drawn deck
+  through the same camera, enrolled from one shot per card and read on
+  other shots (place, turn, light, noise): what the demo plays with.
 """
 
 from __future__ import annotations
@@ -384,6 +387,17 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
             report["sets"][name] = tally.summary()
             report["sets"][f"{name}:not-enrolled"] = foreign.summary()
             confusion_png(tally, out / f"confusion-{name}.png", f"{name}: overhead camera, real card photos")
+    if rendered_per_card > 0:
+        # The project's own drawn deck (what the demo deals), with English and
+        # with French indices: the same printed faces enrolled through the
+        # camera once and read in other places, turns, light and noise.
+        from .faces import builtin_faces
+        for name, french in (("overhead:drawn-deck", False), ("overhead:drawn-deck-french", True)):
+            faces = builtin_faces(french=french)
+            tally = Tally()
+            overhead_set(faces, {c: [f] for c, f in faces.items()}, rendered_per_card, tally, progress)
+            report["sets"][name] = tally.summary()
+            confusion_png(tally, out / f"confusion-{name.replace(':', '-')}.png", f"{name}: overhead camera")
     (out / "report.json").write_text(json.dumps(report, indent=1) + "\n")
     return report
 
