@@ -1,0 +1,59 @@
+"""The learnt cue: what tells this deck's cards apart, fitted at enrolment."""
+
+import numpy as np
+import pytest
+
+from referee.cards import parse_card
+from vision.deck import deck_from_faces
+from vision.discriminant import Discriminant, camera_copy
+from vision.faces import builtin_faces
+from vision.read import MAX_DISSENT, MIN_LEAD, decide
+
+
+@pytest.fixture(scope="module")
+def drawn():
+    faces = builtin_faces()
+    return faces, Discriminant.fit({c: [f] for c, f in faces.items()})
+
+
+def test_tells_the_cards_apart_in_grey_and_at_a_low_resolution(drawn):
+    """Copies it was not fitted on (another draw: light, blur, a 45-130 px
+    wide card, some in grey, either way up) are ranked first as their own card."""
+    faces, learnt = drawn
+    rng = np.random.default_rng(99)
+    ranked_first = sum(learnt.cards[int(np.argmax(learnt.scores(camera_copy(face, rng))))] == card
+                       for card, face in faces.items() for _ in range(3))
+    assert ranked_first >= 94, f"only {ranked_first} of 96 copies ranked first as their own card"
+
+
+def test_saved_with_the_deck_and_refitted_when_stale(drawn, tmp_path):
+    faces, learnt = drawn
+    learnt.save(tmp_path / "d.npz")
+    back = Discriminant.load(tmp_path / "d.npz", learnt.cards)
+    assert back is not None and np.allclose(back.weights, learnt.weights)
+    assert Discriminant.load(tmp_path / "d.npz", learnt.cards[:-1]) is None      # other cards: refit
+    (tmp_path / "bad.npz").write_bytes(b"not numpy")
+    assert Discriminant.load(tmp_path / "bad.npz", learnt.cards) is None
+    assert Discriminant.load(tmp_path / "missing.npz", learnt.cards) is None
+
+
+def test_the_two_cues_must_not_contradict_each_other():
+    """The indices favour 9c, the shapes 9s: not a read, and the reason names both."""
+    faces = builtin_faces()
+    deck = deck_from_faces({c: [faces[c]] for c in (parse_card("9s"), parse_card("9c"), parse_card("Kh"))})
+    rule = deck.abstain
+    nine_s, nine_c = deck.cards.index(parse_card("9s")), deck.cards.index(parse_card("9c"))
+    top = rule["min_score"] + 4 * rule["index_gap"]          # both nines correlate well above the floor
+    index = np.full(3, rule["min_score"] - 0.3, np.float32)
+    learnt = np.zeros(3, np.float32)
+    index[nine_c], index[nine_s] = top, top - 3 * rule["index_gap"]
+    learnt[nine_s], learnt[nine_c] = 5 * rule["learnt_gap"], 5 * rule["learnt_gap"] - 4 * rule["learnt_gap"]
+    reading = decide(index, learnt, deck)
+    assert reading.card is None and reading.confidence < 0.5
+    assert "9c" in reading.details["abstained"] and "9s" in reading.details["abstained"]
+    # Both cues agree, each by more than the required lead: read, and surely.
+    learnt[nine_c] = learnt[nine_s] - 4 * rule["learnt_gap"]
+    index[nine_s], index[nine_c] = top, top - 3 * rule["index_gap"]
+    reading = decide(index, learnt, deck)
+    assert reading.card == parse_card("9s") and reading.confidence >= 0.8
+    assert MIN_LEAD > MAX_DISSENT > 0
