@@ -103,7 +103,8 @@ class Pipeline:
         self.moved = False
         self._pending: Optional[_Pending] = None
         self._unexplained_since: Optional[float] = None
-        self._retry_at = 0                     # frame number before which an unexplained scene is not re-analysed
+        self._retry_at = 0                     # frame number before which a still scene is not re-analysed
+        self._retry_moving_at = 0              # idem, a scene that still moves (only the settled part is looked at)
         self._refresh = False                  # a card was taken while the rest moved: look at the whole scene again
         self.look = None                       # the watcher's view of the last frame (moving, quiet, changed)
         self._last_recheck = -1e9
@@ -154,7 +155,10 @@ class Pipeline:
             touched = any(cv2.countNonZero(cv2.bitwise_and(busy, _fill(c.footprint, busy)))
                           for c in self._pending.analysis.cards)
             return self._decide() if touched else self._vote(frame)
-        if look.settled_px >= 3 * self.watcher.min_pixels and self.frame_no >= self._retry_at:
+        # Not held back by ``_retry_at``: a hand resting on a still scene kept *that* scene from
+        # being taken, but once it moves the part away from it is a new question (the card it
+        # just let go of, uncovered as it withdraws).
+        if look.settled_px >= 3 * self.watcher.min_pixels and self.frame_no >= self._retry_moving_at:
             return self._analyse(t, frame, busy)
         return []
 
@@ -176,7 +180,7 @@ class Pipeline:
         analysis = self.tracker.analyse(rect, busy)
         if busy is not None:
             if not analysis.cards:
-                self._retry_at = self.frame_no + 2    # look again in a couple of frames
+                self._retry_moving_at = self.frame_no + 2    # look again in a couple of frames
                 return []
             self._pending = _Pending(Analysis(analysis.cards, [], 0), rect, self.watcher.prev, t, self.frame_no,
                                      frame, partial=True)
