@@ -52,6 +52,7 @@ from referee.cards import CARD_NAMES
 
 from .deck import AMBIGUOUS_ASPECT, Deck, quad_aspect, warp_face
 from .discriminant import perturb
+from .pips import TOLERANCE as PIP_TOLERANCE, count_pips, countable
 
 #: The index region of a face, as fractions of (width, height): the template
 #: part (inner) and the search window around it (outer). Generous enough for
@@ -134,6 +135,7 @@ class _Features:
         # the corner votes and is never read, but its neighbours are not
         # misread for it either and nothing downstream misses its label.
         self.cards = sorted(set(self.body_labels))
+        self.pips = countable(deck.faces)          # number cards whose pips enrolment could count
         self.index = {c: i for i, c in enumerate(self.cards)}
         # The same, as matrices, so a reading is a few matrix products rather
         # than one call per template: corner templates at the enrolled scale
@@ -316,7 +318,7 @@ def _rule(deck: Deck) -> dict:
     return deck.abstain
 
 
-def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, votes: Optional[list[str]] = None) -> Reading:
+def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, face: Optional[np.ndarray] = None) -> Reading:
     """The card the two cues together favour, or None when the evidence is not clear.
 
     ``scores``: the correlation of indices, body and colour (``score_face``);
@@ -326,7 +328,9 @@ def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, votes: Optional[l
     the card read is the one with the highest sum, when it beats the next by
     ``MIN_LEAD`` usual leads, neither cue ranks it clearly behind another
     card (``MAX_DISSENT``), and it looks like a card of the deck at all
-    (its correlation above what the best wrong card usually reaches)."""
+    (its correlation above what the best wrong card usually reaches). With
+    the ``face`` given, a number card must also show about its number of
+    pips (``vision.pips``: a 6 from another pack is not an 8)."""
     feats = _features(deck)
     rule = _rule(deck)
     index = _leads(scores) / max(rule["index_gap"], 1e-6)
@@ -349,6 +353,11 @@ def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, votes: Optional[l
                                 f"the card's shapes say {details['cues']['learnt']}")
     elif margin < MIN_LEAD:
         details["abstained"] = f"{name} leads {details['runner_up']} by {margin:.2f} < {MIN_LEAD}: too close to call"
+    elif face is not None and feats.cards[best] in feats.pips:
+        seen, expected = count_pips(face), feats.pips[feats.cards[best]]
+        if abs(seen - expected) >= PIP_TOLERANCE:
+            details["abstained"] = (f"it looks most like {name} but shows {seen} pips, not {expected}: "
+                                    f"a card from another pack?")
     read = "abstained" not in details
     return Reading(feats.cards[best] if read else None, _confidence(margin, read), details)
 
@@ -380,13 +389,13 @@ def read_card(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck) -> tuple[Opti
     ink = _ink_colour(first)
     scored = [(first, *score_face(first, deck, ink))]
     if quad_aspect(q) >= AMBIGUOUS_ASPECT:
-        reading = decide(scored[0][1], learnt.scores(first), deck, scored[0][2]["votes"])
+        reading = decide(scored[0][1], learnt.scores(first), deck, first)
         if reading.card is not None:
             return reading.card, reading.confidence, {**reading.details, **scored[0][2]}
     turned = warp_face(image_bgr, np.roll(q, -1, axis=0))
     scored.append((turned, *score_face(turned, deck, ink)))
     face, scores, evidence = max(scored, key=lambda seen: float(seen[1].max()))
-    reading = decide(scores, learnt.scores(face), deck, evidence["votes"])
+    reading = decide(scores, learnt.scores(face), deck, face)
     return reading.card, reading.confidence, {**reading.details, **evidence}
 
 
