@@ -110,15 +110,26 @@ def perturb(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def camera_copy(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``perturb``, then seen at 45-130 px wide (a table camera's card, or a
-    phone's), and sometimes in grey (a camera with colour off, a grey photo)."""
+    """``perturb``, then what another camera or photo changes: the light
+    falling off across the card, another gamma, the card seen at 45-130 px
+    wide (a table camera's card, or a phone's), and sometimes in grey with
+    any mix of the colour channels (a red pip comes out light grey from one
+    camera and near black from another)."""
     out = perturb(face, rng)
     h, w = out.shape[:2]
+    ramp = np.linspace(0.0, 1.0, w, dtype=np.float32)[None, :] * np.cos(rng.uniform(0, 2 * np.pi)) + \
+        np.linspace(0.0, 1.0, h, dtype=np.float32)[:, None] * np.sin(rng.uniform(0, 2 * np.pi))
+    ramp -= ramp.min()
+    light = 1.0 - rng.uniform(0.0, 0.35) * ramp / max(float(ramp.max()), 1e-6)
+    lut = (255.0 * (np.arange(256) / 255.0) ** rng.uniform(0.6, 1.6)).astype(np.float32)
+    out = np.clip(lut[out] * light[..., None], 0, 255).astype(np.uint8)
     width = int(rng.uniform(45, 130))
     small = cv2.resize(out, (width, int(width * h / w)), interpolation=cv2.INTER_AREA)
     out = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.3:
-        out = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        mix = rng.dirichlet((1.0, 1.0, 1.0)).astype(np.float32)
+        gray = np.clip(out.astype(np.float32) @ mix, 0, 255).astype(np.uint8)
+        out = cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR)
     return out
 
 

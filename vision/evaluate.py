@@ -28,6 +28,8 @@ Sets reported:
   same camera from the enrolment photo's face. ``overhead`` uses colour
   shots only (a table camera films in colour; 11 cards have two), and
   ``overhead-incl-grey`` the grey ones too (25 cards).
+- ``close-up:overhead...``: the same cards in a close photo (a phone over
+  the table: the card ~290 px wide instead of ~60).
 - ``overhead:drawn-deck`` (and ``-french``): the project's own drawn deck
   through the same camera, enrolled from one shot per card and read on
   other shots (place, turn, light, noise): what the demo plays with.
@@ -58,6 +60,9 @@ ATTRIBUTION = ("cardcounter_real: photos from Ammememe/CardCounterML (Roboflow '
 #: The set's two deck designs, told apart by how the photos were named (the
 #: dataset README: phone photos IMG_2022* and webcam photos WIN_* show the
 #: classic deck; IMG_77xx/78xx the black-and-gold one).
+#: A close photo of one card: a 35 cm square of table in a 2400 x 1800
+#: picture, so the card is ~290 px wide (the table camera sees it ~60 px wide).
+CLOSE_UP = {"size": (2400, 1800), "table_mm": 350}
 DESIGNS = {"classic": ("IMG_2022", "WIN_"), "black-gold": ("IMG_77", "IMG_78")}
 
 
@@ -233,7 +238,8 @@ def read_photos(photos: list[Photo], deck: Deck, tally: Tally, foreign: Tally, l
 
 
 def overhead_shots(faces: dict[int, np.ndarray], seed: int, cloth: Optional[str] = None,
-                   size: tuple[int, int] = (1920, 1080)) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+                   size: tuple[int, int] = (1920, 1080), table_mm: float = 900
+                   ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """One frame per card of the project's overhead camera (``vision.render``:
     a 90 cm table in a 1080p frame, perspective, uneven light, glare, blur,
     noise) with that card alone in the middle, turned at random; with the
@@ -241,7 +247,7 @@ def overhead_shots(faces: dict[int, np.ndarray], seed: int, cloth: Optional[str]
     from .faces import FACE_SIZE
     from .render import Effects, SceneRenderer, TableScene
 
-    scene = TableScene.square(900, size=size)
+    scene = TableScene.square(table_mm, size=size)
     renderer = SceneRenderer({c: cv2.resize(f, FACE_SIZE, interpolation=cv2.INTER_AREA) for c, f in faces.items()},
                              scene, seed=seed, size=size, effects=Effects(cloth=cloth))
     rng = np.random.default_rng(seed)
@@ -256,11 +262,11 @@ def overhead_shots(faces: dict[int, np.ndarray], seed: int, cloth: Optional[str]
 
 def overhead_set(enrol_faces: dict[int, np.ndarray], test_faces: dict[int, list[np.ndarray]], per_card: int,
                  tally: Tally, progress: Callable[[str], None], seed: int = 11,
-                 foreign: Optional[Tally] = None) -> Deck:
+                 foreign: Optional[Tally] = None, **camera) -> Deck:
     """Enrol through the overhead camera from ``enrol_faces`` (one face per card),
     then read ``per_card`` shots of each card rendered from its *other* real faces."""
     faces = {}
-    for card, (frame, _) in overhead_shots(enrol_faces, seed).items():
+    for card, (frame, _) in overhead_shots(enrol_faces, seed, **camera).items():
         shot = enrolment_sample(frame)
         if not isinstance(shot, Refusal):
             faces[card] = [shot]
@@ -270,7 +276,7 @@ def overhead_set(enrol_faces: dict[int, np.ndarray], test_faces: dict[int, list[
     deck = deck_from_faces(faces)
     for k in range(per_card):
         usable = {c: fs[k % len(fs)] for c, fs in test_faces.items() if fs}
-        for card, (frame, truth_quad) in overhead_shots(usable, seed + 100 + k).items():
+        for card, (frame, truth_quad) in overhead_shots(usable, seed + 100 + k, **camera).items():
             centre = tuple(map(float, truth_quad.mean(axis=0)))
             quads = [q for q in find_cards(frame) if cv2.pointPolygonTest(q.reshape(-1, 1, 2), centre, False) >= 0]
             read = read_card(frame, quads[0], deck)[0] if quads else None
@@ -380,13 +386,18 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
                 continue
             enrol_faces = {c: fs[0] for c, fs in real.items()}
             test_faces = {c: fs[1:] for c, fs in real.items()}
-            report["enrolment"][name] = {"cards": len(enrol_faces),
-                                         "missing": [CARD_NAMES[c] for c in range(32) if c not in enrol_faces]}
-            tally, foreign = Tally(), Tally()
-            overhead_set(enrol_faces, test_faces, rendered_per_card, tally, progress, foreign=foreign)
-            report["sets"][name] = tally.summary()
-            report["sets"][f"{name}:not-enrolled"] = foreign.summary()
-            confusion_png(tally, out / f"confusion-{name}.png", f"{name}: overhead camera, real card photos")
+            # The table camera (a card ~60 px wide), and a close photo of the
+            # card (~290 px wide, a phone held over the table).
+            for camera, settings in (("", {}), ("close-up:", CLOSE_UP)):
+                label = camera + name
+                report["enrolment"][label] = {"cards": len(enrol_faces),
+                                              "missing": [CARD_NAMES[c] for c in range(32) if c not in enrol_faces]}
+                tally, foreign = Tally(), Tally()
+                overhead_set(enrol_faces, test_faces, rendered_per_card, tally, progress, foreign=foreign, **settings)
+                report["sets"][label] = tally.summary()
+                report["sets"][f"{label}:not-enrolled"] = foreign.summary()
+                confusion_png(tally, out / f"confusion-{label.replace(':', '-')}.png",
+                              f"{label}: {'close photo' if camera else 'overhead camera'}, real card photos")
     if rendered_per_card > 0:
         # The project's own drawn deck (what the demo deals), with English and
         # with French indices: the same printed faces enrolled through the

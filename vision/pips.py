@@ -3,8 +3,8 @@
 A 52-card pack's 6 or 5 left on the table looks, to any comparison with the
 32 enrolled faces, most like an 8 or a 9 of its suit: same indices' shape at
 a distance, same pips, one or two fewer of them. What tells it apart is the
-number of pips, which is what makes a number card what it is: an ace has
-one, a seven seven, and so on. So the reader counts the pips of the face it
+number of pips, which is what makes a number card what it is: a seven has
+seven, and so on. So the reader counts the pips of the face it
 read and refuses a count two or more away from the card's own.
 
 Only where enrolment confirmed it: a card takes part when its enrolled
@@ -26,7 +26,7 @@ from typing import Iterable, Optional
 import cv2
 import numpy as np
 
-from referee.cards import ACE, SEVEN, TEN, rank_of
+from referee.cards import SEVEN, TEN, rank_of
 
 _SIZE = (100, 150)
 #: The index boxes (width, height, in px of ``_SIZE``) masked in two opposite corners, and the border ignored.
@@ -40,10 +40,10 @@ TOLERANCE = 2
 
 
 def expected_pips(card: int) -> Optional[int]:
-    """Pips printed in the body of a number card (ace 1, seven to ten 7-10); None for a court card."""
+    """Pips printed in the body of a number card (seven to ten: 7-10); None
+    for the others. Not the ace: its one pip is often an ornament of many
+    blobs (the ace of spades), counted differently from one shot to the next."""
     rank = rank_of(card)
-    if rank == ACE:
-        return 1
     return 7 + (rank - SEVEN) if SEVEN <= rank <= TEN else None
 
 
