@@ -352,9 +352,9 @@ def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, face: Optional[np
     elif min(index[best], learned[best]) < -MAX_DISSENT:
         details["abstained"] = (f"the evidence disagrees: the indices say {details['cues']['index']}, "
                                 f"the card's shapes say {details['cues']['learnt']}")
-    elif margin < MIN_LEAD:
+    elif margin < MIN_LEAD and not _pips_decide(feats, total, face, details):
         details["abstained"] = f"{name} leads {details['runner_up']} by {margin:.2f} < {MIN_LEAD}: too close to call"
-    elif face is not None and feats.cards[best] in feats.pips:
+    elif face is not None and feats.cards[best] in feats.pips and "pips" not in details:
         seen, expected = count_pips(face), feats.pips[feats.cards[best]]
         if abs(seen - expected) >= PIP_TOLERANCE:
             details["abstained"] = (f"it looks most like {name} but shows {seen} pips, not {expected}: "
@@ -363,14 +363,29 @@ def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, face: Optional[np
     return Reading(feats.cards[best] if read else None, _confidence(margin, read), details)
 
 
+def _pips_decide(feats: _Features, total: np.ndarray, face: Optional[np.ndarray], details: dict) -> bool:
+    """A close call between number cards of different counts (a 7 and an 8
+    of one suit, whose indices and pips differ in one glyph and one pip) is
+    settled by counting the pips: the leader is read when its count is the
+    one seen and every other card within ``MIN_LEAD`` of it has another count."""
+    best = int(np.argmax(total))
+    if face is None or feats.cards[best] not in feats.pips:
+        return False
+    seen = details["pips"] = count_pips(face)
+    close = [i for i in np.flatnonzero(total > total[best] - MIN_LEAD) if i != best]
+    return seen == feats.pips[feats.cards[best]] and all(
+        feats.pips.get(feats.cards[i], seen) != seen for i in close)
+
+
 def _confidence(margin: float, read: bool) -> float:
     """A score that follows the decision: 0.8 to 1 for a card read (growing
-    with its lead, full at four times the required lead), below 0.5 for an
+    with its lead, full at four times the required lead; 0.8 for a close
+    call the pips settled), below 0.5 for an
     abstention (how close it came). Consumers that vote over frames can rely
     on "at least 0.8" meaning "read"; the decision itself is ``decide``'s."""
     m = max(margin, 0.0)
     if read:
-        return round(0.8 + 0.2 * min(1.0, (m - MIN_LEAD) / (3 * MIN_LEAD)), 4)
+        return round(0.8 + 0.2 * min(1.0, max(0.0, m - MIN_LEAD) / (3 * MIN_LEAD)), 4)
     return round(min(0.49, 0.5 * m / MIN_LEAD), 4)
 
 

@@ -7,7 +7,7 @@ from referee.cards import parse_card
 from vision.deck import deck_from_faces
 from vision.faces import builtin_faces
 from vision.pips import count_pips, countable, expected_pips
-from vision.read import read_card
+from vision.read import decide, read_card
 
 
 def test_number_cards_show_their_number_of_pips():
@@ -47,3 +47,20 @@ def test_a_six_is_not_read_as_an_eight():
     card, confidence, details = read_card(on_cloth(six), quad, deck)
     assert card is None and confidence < 0.5
     assert "6 pips" in details["abstained"]
+
+
+def test_a_close_call_between_a_seven_and_an_eight_is_settled_by_counting():
+    """Indices and shapes lean to 7h by too little to read it; the face's 7 pips
+    settle it. The same close call on a face showing 8 pips is not read as 7h."""
+    faces = builtin_faces()
+    deck = deck_from_faces({c: [f] for c, f in faces.items()})
+    rule = deck.abstain
+    seven, eight = deck.cards.index(parse_card("7h")), deck.cards.index(parse_card("8h"))
+    index = np.full(len(deck.cards), rule["min_score"] - 0.5, np.float32)
+    learnt = np.zeros(len(deck.cards), np.float32)
+    index[seven], index[eight] = rule["min_score"] + 0.1, rule["min_score"] + 0.1 - 0.15 * rule["index_gap"]
+    learnt[seven] = learnt[eight] = 10 * rule["learnt_gap"]
+    assert decide(index, learnt, deck).card is None                      # too close to call on its own
+    reading = decide(index, learnt, deck, faces[parse_card("7h")])
+    assert reading.card == parse_card("7h") and reading.confidence >= 0.8 and reading.details["pips"] == 7
+    assert decide(index, learnt, deck, faces[parse_card("8h")]).card is None
