@@ -14,7 +14,7 @@ The face is described by histograms of gradient orientations (cells of the
 whole card, and finer cells of the two index corners, summed so either way
 up gives the same index part): shape, not brightness, which is what another
 photo of the same card keeps. The discriminant is the classic one of Fisher
-with a shared, shrunk covariance (one inverse of a ~1000 x 1000 matrix), so
+with a shared, shrunk covariance (one solve with a ~2000 x 2000 matrix), so
 fitting takes a few seconds at enrolment and a reading is one matrix-vector
 product. It is saved beside the faces (``DECK/discriminant.npz``); a deck
 without it (older, or built in memory) fits it when first read.
@@ -35,12 +35,13 @@ import numpy as np
 
 FILE = "discriminant.npz"
 #: Bumped when the features change: a saved discriminant of another version is refitted.
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2
 _BINS = 8
-#: Whole card: resampled to 64 x 96, cells of 8 x 8 px.
-_BODY_SIZE, _BODY_CELLS = (64, 96), (8, 12)
-#: Index corners: the top-left 30 % x 30 % of the face at 160 x 240 (48 x 72 px), resampled to 32 x 48, cells of 8 x 8.
-_INDEX_FACE, _INDEX_BOX, _INDEX_SIZE, _INDEX_CELLS = (160, 240), (48, 72), (32, 48), (4, 6)
+#: Whole card: resampled to 96 x 144, cells of 8 x 8 px (a pip spans about
+#: two cells, so a heart's notch and a diamond's point fall in different bins).
+_BODY_SIZE, _BODY_CELLS = (96, 144), (12, 18)
+#: Index corners: the top-left 30 % x 30 % of the face at 160 x 240 (48 x 72 px), cells of 8 x 8.
+_INDEX_FACE, _INDEX_BOX, _INDEX_CELLS = (160, 240), (48, 72), (6, 9)
 #: Perturbed copies per enrolled face, and the share of the pooled covariance
 #: replaced by its mean variance (about as many copies as features: the
 #: covariance needs shrinking to be inverted at all). Measured on the
@@ -79,9 +80,7 @@ def features(face_bgr: np.ndarray) -> np.ndarray:
     body = gradient_histograms(cv2.resize(gray, _BODY_SIZE, interpolation=cv2.INTER_AREA), _BODY_CELLS)
     big = cv2.resize(gray, _INDEX_FACE, interpolation=cv2.INTER_AREA)
     w, h = _INDEX_BOX
-    index = sum(gradient_histograms(cv2.resize(view[:h, :w], _INDEX_SIZE, interpolation=cv2.INTER_AREA),
-                                    _INDEX_CELLS)
-                for view in (big, cv2.rotate(big, cv2.ROTATE_180)))
+    index = sum(gradient_histograms(view[:h, :w], _INDEX_CELLS) for view in (big, cv2.rotate(big, cv2.ROTATE_180)))
     return np.concatenate([body, index]).astype(np.float32)
 
 
@@ -151,6 +150,7 @@ class Discriminant:
         rows, labels = [], []
         for i, card in enumerate(cards):
             for face in faces[card]:
+                face = cv2.resize(face, _INDEX_FACE, interpolation=cv2.INTER_AREA)   # all the features need
                 shots = [face, cv2.rotate(face, cv2.ROTATE_180)]
                 for _ in range(copies):
                     copy = camera_copy(face, rng)
