@@ -84,6 +84,16 @@ def features(face_bgr: np.ndarray) -> np.ndarray:
     return np.concatenate([body, index]).astype(np.float32)
 
 
+def upside_down(feature: np.ndarray) -> np.ndarray:
+    """The features of the face turned half round, from its own: the body's
+    cells in reverse order (an edge keeps its orientation, sign being
+    ignored), the two index corners' sum unchanged. Half the cost of
+    describing the turned face again, and the same numbers."""
+    cells = _BODY_CELLS[0] * _BODY_CELLS[1] * _BINS
+    body = feature[:cells].reshape(_BODY_CELLS[1], _BODY_CELLS[0], _BINS)[::-1, ::-1]
+    return np.concatenate([body.ravel(), feature[cells:]])
+
+
 def perturb(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A plausible other shot of the same face: the quad a few pixels off,
     softer focus, other light, sensor noise, sometimes glare on a corner."""
@@ -170,7 +180,8 @@ class Discriminant:
 
     def scores(self, face_bgr: np.ndarray) -> np.ndarray:
         """Per card, for a face read either way up (the better of the two)."""
-        both = np.stack([features(face_bgr), features(cv2.rotate(face_bgr, cv2.ROTATE_180))])
+        seen = features(face_bgr)
+        both = np.stack([seen, upside_down(seen)])
         return (both @ self.weights.T + self.bias).max(axis=0)
 
     def save(self, path: Path) -> None:

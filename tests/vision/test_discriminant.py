@@ -1,11 +1,12 @@
 """The learnt cue: what tells this deck's cards apart, fitted at enrolment."""
 
+import cv2
 import numpy as np
 import pytest
 
 from referee.cards import parse_card
 from vision.deck import deck_from_faces
-from vision.discriminant import Discriminant, camera_copy
+from vision.discriminant import Discriminant, camera_copy, features, upside_down
 from vision.faces import builtin_faces
 from vision.read import MAX_DISSENT, MIN_LEAD, decide
 
@@ -57,3 +58,9 @@ def test_the_two_cues_must_not_contradict_each_other():
     reading = decide(index, learnt, deck)
     assert reading.card == parse_card("9s") and reading.confidence >= 0.8
     assert MIN_LEAD > MAX_DISSENT > 0
+
+
+def test_a_face_turned_half_round_is_described_from_its_own_features(drawn):
+    faces, _ = drawn
+    face = faces[parse_card("Qs")]
+    assert np.allclose(upside_down(features(face)), features(cv2.rotate(face, cv2.ROTATE_180)), atol=1e-3)
