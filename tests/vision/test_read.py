@@ -57,14 +57,26 @@ def test_held_out_photos_read_right_and_rarely_wrong(classic, enrolled):
     right = sum(1 for t, c, *_ in reads if c == t)
     wrong = sum(1 for t, c, *_ in reads if c is not None and c != t)
     assert len(reads) >= 25
-    # Measured on all held-out photos: 51% right, 0 wrong, 49% abstained.
+    # Measured on all held-out photos: 57% right, 0 wrong, 43% abstained
+    # (this third: 40 of 66 right, 0 wrong).
     assert wrong <= 0.03 * len(reads) + 1, f"{wrong} wrong reads of {len(reads)}"
-    assert right >= 0.35 * len(reads), f"only {right} right of {len(reads)}"
+    assert right >= 0.45 * len(reads), f"only {right} right of {len(reads)}"
     # Confidence means something: right reads are surer than wrong ones.
     if wrong:
         conf_right = np.median([conf for t, c, conf, *_ in reads if c == t])
         conf_wrong = np.median([conf for t, c, conf, *_ in reads if c is not None and c != t])
         assert conf_right > conf_wrong
+
+
+def test_cards_of_a_52_card_pack_are_not_read(classic, enrolled):
+    """2-6 and jokers lying among the Belote cards: a 6 must not come out as an 8."""
+    deck, used = enrolled
+    held_out = [p for p in classic if p.name not in used][1::3]
+    foreign = [r for r in _reads(held_out, deck) if r[0] is None]
+    assert len(foreign) >= 20
+    read = [r for r in foreign if r[1] is not None]
+    # Measured on all of them: 4 of 96 read (a 3 as an ace, a 6 as a 7); this third: 1 of 36.
+    assert len(read) <= 0.06 * len(foreign) + 1, f"{len(read)} of {len(foreign)} foreign cards read as Belote cards"
 
 
 def test_abstaining_says_why(classic, enrolled):
