@@ -64,6 +64,8 @@ ATTRIBUTION = ("cardcounter_real: photos from Ammememe/CardCounterML (Roboflow '
 #: picture, so the card is ~290 px wide (the table camera sees it ~60 px wide).
 CLOSE_UP = {"size": (2400, 1800), "table_mm": 350}
 DESIGNS = {"classic": ("IMG_2022", "WIN_"), "black-gold": ("IMG_77", "IMG_78")}
+#: The design of a photo in another labelled set that names no deck.
+SINGLE_DECK = "deck"
 
 
 class EvaluationError(ValueError):
@@ -82,23 +84,28 @@ class Photo:
     name: str
     labels: list[str]               # dataset class of each index box
     centres: np.ndarray             # (n, 2) pixel centres of the index boxes
+    deck: Optional[str] = None      # the manifest's "deck" column, where it has one
 
     @property
     def cards(self) -> set[str]:
         return set(self.labels)
 
-    def design(self) -> Optional[str]:
-        return next((d for d, prefixes in DESIGNS.items() if self.name.startswith(prefixes)), None)
+    def design(self) -> str:
+        """Which deck the photo shows: the manifest's ``deck`` column, else
+        this set's naming (``DESIGNS``), else one deck for the whole set."""
+        if self.deck:
+            return self.deck
+        return next((d for d, prefixes in DESIGNS.items() if self.name.startswith(prefixes)), SINGLE_DECK)
 
 
 def load_dataset(root: Optional[str | Path] = None) -> list[Photo]:
     root = Path(root) if root else default_dataset()
-    needed = [root / "manifest.csv", root / "classes.txt", root / "images", root / "labels"]
+    needed = [root / "manifest.csv", root / "images", root / "labels"]
     missing = [str(p) for p in needed if not p.exists()]
     if missing:
         raise EvaluationError(f"the labelled photo set is not at {root} (missing {', '.join(missing)}): "
                               f"pass --dataset DIR, or put shared/datasets beside the repository")
-    classes = (root / "classes.txt").read_text().split("\n")
+    classes = _class_names(root)
     photos = []
     with open(root / "manifest.csv", newline="") as fh:
         for row in csv.DictReader(fh):
@@ -111,8 +118,22 @@ def load_dataset(root: Optional[str | Path] = None) -> list[Photo]:
                 if len(parts) >= 5:
                     labels.append(classes[int(parts[0])].strip())
                     centres.append((float(parts[1]) * size, float(parts[2]) * size))
-            photos.append(Photo(path, row["image"], labels, np.array(centres, np.float32).reshape(-1, 2)))
+            photos.append(Photo(path, row["image"], labels, np.array(centres, np.float32).reshape(-1, 2),
+                                (row.get("deck") or row.get("design") or "").strip() or None))
     return photos
+
+
+def _class_names(root: Path) -> list[str]:
+    """The label classes, from ``classes.txt`` (one per line) or, as YOLO
+    exports also write them, the ``names: [...]`` line of ``data.yaml``."""
+    if (root / "classes.txt").exists():
+        return (root / "classes.txt").read_text().split("\n")
+    yaml = root / "data.yaml"
+    for line in yaml.read_text().splitlines() if yaml.exists() else []:
+        if line.strip().startswith("names:") and "[" in line:
+            return [name.strip().strip("'\"") for name in line.split("[", 1)[1].rsplit("]", 1)[0].split(",")]
+    raise EvaluationError(f"{root} names no label classes: add classes.txt (one class per line, e.g. 10H, QS) "
+                          f"or a data.yaml with a names: [...] line")
 
 
 def truth_of(quad: np.ndarray, photo: Photo, scale: tuple[float, float] = (1.0, 1.0)) -> tuple[str, set[str]]:
@@ -325,13 +346,16 @@ def confusion_png(tally: Tally, path: Path, title: str) -> Path:
 
 
 def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Optional[int] = None,
-                   rendered_per_card: int = 2, designs: Iterable[str] = ("classic", "black-gold"),
+                   rendered_per_card: int = 2, designs: Optional[Iterable[str]] = None,
                    progress: Callable[[str], None] = lambda m: None) -> dict:
     """Enrol, read every held-out photo, write ``report.json`` and the confusion
-    PNGs into ``out``; returns the report."""
+    PNGs into ``out``; returns the report. ``designs``: the decks to enrol
+    (default: every deck of the set, the most photographed first)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     photos = load_dataset(dataset)
+    if designs is None:
+        designs = [d for d, _ in Counter(p.design() for p in photos).most_common()]
     report: dict = {"dataset": str(Path(dataset) if dataset else default_dataset()), "attribution": ATTRIBUTION,
                     "sets": {}, "locator": {}, "enrolment": {}}
     decks: dict[str, Deck] = {}
@@ -370,17 +394,19 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
             photo_tmp = Photo(photo.path, photo.name, [f"X{l}" for l in photo.labels], photo.centres)
             read_photos([photo_tmp], decks[a], Tally(), tally, locator, lambda m: None, "other-deck")
         report["sets"][f"other-deck:{b}-read-with-{a}"] = tally.summary()
-    if rendered_per_card > 0 and "classic" in decks:
-        # Real faces of the classic deck, cut out where the labels prove the
+    if rendered_per_card > 0 and decks:
+        # Real faces of the most photographed deck, cut out where the labels prove the
         # card's outline and orientation: the first photo's face to enrol,
         # the other photos' faces to render the test shots from. Colour
         # shots only (a table camera films in colour), then also the grey
         # ones, which cover more cards.
         from .faces import photo_faces
+        first = next(iter(decks))
+        first_deck = {p.name for p in photos if p.design() == first}
         for name, colour in (("overhead", True), ("overhead-incl-grey", False)):
             progress(f"{name}: cutting real card faces out of the labelled photos")
             real = photo_faces(Path(dataset) if dataset else default_dataset(), per_card=1 + rendered_per_card,
-                               colour=colour)
+                               colour=colour, keep=first_deck.__contains__)
             real = {c: fs for c, fs in real.items() if len(fs) > 1}
             if len(real) < 2:
                 continue

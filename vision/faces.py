@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -173,13 +174,15 @@ def _dataset_card(label: str) -> int | None:
 CLASSIC_SERIES = "IMG_20220921_"
 
 
-def photo_faces(dataset: Path, per_card: int = 2, size: tuple[int, int] = FACE_SIZE,
-                colour: bool = True, series: str = CLASSIC_SERIES) -> dict[int, list[np.ndarray]]:
+def photo_faces(dataset: Path, per_card: int = 2, size: tuple[int, int] = FACE_SIZE, colour: bool = True,
+                keep: Callable[[str], bool] = lambda name: name.startswith(CLASSIC_SERIES)
+                ) -> dict[int, list[np.ndarray]]:
     """Real faces of the 32 Belote cards from single-card photos of the dataset.
 
     Returns card -> up to ``per_card`` faces, each from a different photo, in
     the manifest's order (so callers can enrol from one photo and test on
-    another), from the photos whose name starts with ``series`` (one deck).
+    another), from the photos whose name ``keep`` accepts (one deck; by
+    default this set's phone photos of the classic deck).
     Photos where the card cannot be cut out cleanly are skipped, and with
     ``colour`` the greyscale ones too: a table camera films in colour.
     """
@@ -187,7 +190,7 @@ def photo_faces(dataset: Path, per_card: int = 2, size: tuple[int, int] = FACE_S
     with open(dataset / "manifest.csv", newline="") as fh:
         for row in csv.DictReader(fh):
             card = _dataset_card(row["cards"]) \
-                if row["n_boxes"].strip() == "2" and row["image"].startswith(series) else None
+                if row["n_boxes"].strip() == "2" and keep(row["image"]) else None
             if card is None or len(found.get(card, [])) >= per_card:
                 continue
             image = cv2.imread(str(dataset / "images" / row["image"]))

@@ -5,6 +5,7 @@ from overhead shots of the project's drawn deck; the figures on the real
 photos are in docs/vision.md (``make bench`` / the command itself)."""
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +15,8 @@ import numpy as np
 import pytest
 
 from referee.cards import card_name, parse_card
-from vision.evaluate import (ATTRIBUTION, EvaluationError, Photo, Tally, confusion_png, dataset_card,
-                             format_table, load_dataset, overhead_shots, truth_of)
+from vision.evaluate import (ATTRIBUTION, SINGLE_DECK, EvaluationError, Photo, Tally, confusion_png, dataset_card,
+                             format_table, load_dataset, overhead_shots, run_evaluation, truth_of)
 from vision.faces import builtin_faces
 
 DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cardcounter_real"
@@ -111,3 +112,22 @@ def test_the_real_set_loads_with_its_two_designs():
 def test_load_dataset_error_names_the_path(tmp_path):
     with pytest.raises(EvaluationError, match="not at"):
         load_dataset(tmp_path)
+
+
+def test_another_labelled_set_is_evaluated_as_one_deck(tiny_set, tmp_path):
+    """A set in the same YOLO layout but named otherwise, with its classes
+    only in data.yaml: its photos are one deck, enrolled and read like ours."""
+    other = tmp_path / "other"
+    shutil.copytree(tiny_set, other)
+    names = (other / "classes.txt").read_text().split("\n")
+    (other / "classes.txt").unlink()
+    (other / "data.yaml").write_text("nc: %d\nnames: [%s]\n" % (len(names), ", ".join(f"'{n}'" for n in names)))
+    rows = (other / "manifest.csv").read_text().replace("IMG_2022_", "shot_")
+    (other / "manifest.csv").write_text(rows)
+    for folder in ("images", "labels"):
+        for path in (other / folder).iterdir():
+            path.rename(path.with_name(path.name.replace("IMG_2022_", "shot_")))
+    report = run_evaluation(other, tmp_path / "ev", rendered_per_card=0)
+    assert list(report["enrolment"]) == [SINGLE_DECK]
+    real = report["sets"][f"real:{SINGLE_DECK}"]
+    assert real["count"] == len(CARDS) and real["wrong"] == 0 and real["right"] >= len(CARDS) // 2
