@@ -53,6 +53,8 @@ def _recognize(args: argparse.Namespace) -> int:
     except DeckError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if deck.partial_note():
+        print(deck.partial_note(), file=sys.stderr)
     status = 0
     for path in args.images:
         image = cv2.imread(path, cv2.IMREAD_COLOR)

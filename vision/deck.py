@@ -94,6 +94,16 @@ class Deck:
     def missing(self) -> list[int]:
         return [c for c in range(32) if c not in self.faces]
 
+    def partial_note(self) -> Optional[str]:
+        """What a user of a deck enrolled with ``--partial`` must know, or None for a whole deck."""
+        missing = self.missing()
+        if not missing:
+            return None
+        where = self.directory or "this deck"
+        return (f"note: {where} has no face for {', '.join(CARD_NAMES[c] for c in missing)}: such a card is "
+                f"reported unknown at best, or read as a look-alike; photograph it and run "
+                f"`belote-table calibrate deck` again")
+
     @classmethod
     def load(cls, directory: str | Path) -> "Deck":
         directory = Path(directory)

@@ -303,6 +303,8 @@ def command_watch(args) -> int:
     except (ProfileError, DeckError, CaptureError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if deck.partial_note():
+        print(deck.partial_note(), file=sys.stderr)
     with cap:
         try:
             for frame in cap:

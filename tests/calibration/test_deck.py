@@ -71,6 +71,10 @@ def test_blurred_and_misplaced_shots_are_refused_and_nothing_written(shots, tmp_
     assert partial.returncode == 0, partial.stderr
     assert "never read (no photo): 7s, 8s, 9s, Qs" in partial.stderr
     assert Deck.load(tmp_path / "deck").cards == [3, 4]
+    # Reading with such a deck says, every time, which cards it cannot tell.
+    seen = _cli("vision", "recognize", str(photos / "Ts.png"), "--deck", str(tmp_path / "deck"))
+    assert seen.returncode == 0, seen.stderr
+    assert "has no face for 7s, 8s, 9s, Qs" in seen.stderr and "calibrate deck" in seen.stderr
 
 
 def test_live_enrolment_asks_for_each_card_and_refuses_bad_frames(shots, tmp_path):
