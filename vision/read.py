@@ -318,8 +318,7 @@ def _rule(deck: Deck) -> dict:
     return deck.abstain
 
 
-def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, face: Optional[np.ndarray] = None,
-           votes: Optional[list[str]] = None) -> Reading:
+def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, face: Optional[np.ndarray] = None) -> Reading:
     """The card the two cues together favour, or None when the evidence is not clear.
 
     ``scores``: the correlation of indices, body and colour (``score_face``);
@@ -405,13 +404,13 @@ def read_card(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck) -> tuple[Opti
     ink = _ink_colour(first)
     scored = [(first, *score_face(first, deck, ink))]
     if quad_aspect(q) >= AMBIGUOUS_ASPECT:
-        reading = decide(scored[0][1], learnt.scores(first), deck, first, scored[0][2]["votes"])
+        reading = decide(scored[0][1], learnt.scores(first), deck, first)
         if reading.card is not None:
             return reading.card, reading.confidence, {**reading.details, **scored[0][2]}
     turned = warp_face(image_bgr, np.roll(q, -1, axis=0))
     scored.append((turned, *score_face(turned, deck, ink)))
     face, scores, evidence = max(scored, key=lambda seen: float(seen[1].max()))
-    reading = decide(scores, learnt.scores(face), deck, face, evidence["votes"])
+    reading = decide(scores, learnt.scores(face), deck, face)
     return reading.card, reading.confidence, {**reading.details, **evidence}
 
 
