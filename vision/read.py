@@ -98,6 +98,12 @@ MIN_LEAD = 0.6
 #: How far, in usual leads, one cue may rank the card read behind its own
 #: favourite: a card the indices read as 9c and the shapes as 9s is not read.
 MAX_DISSENT = 0.2
+#: A card seen without colour (a grey camera, a washed-out frame) when the
+#: deck was enrolled in colour must lead by this many times ``MIN_LEAD``: red
+#: against black, half of what tells a heart from a spade, is gone, and both
+#: cues then confuse same-shape suits (Ah read as Ad on the evaluation's
+#: grey shots, at a lead of 0.8).
+GREY_FACTOR = 2.0
 _TRIALS_PER_FACE = 6
 
 
@@ -318,7 +324,8 @@ def _rule(deck: Deck) -> dict:
     return deck.abstain
 
 
-def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, face: Optional[np.ndarray] = None) -> Reading:
+def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, face: Optional[np.ndarray] = None,
+           grey: bool = False) -> Reading:
     """The card the two cues together favour, or None when the evidence is not clear.
 
     ``scores``: the correlation of indices, body and colour (``score_face``);
@@ -330,7 +337,8 @@ def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, face: Optional[np
     card (``MAX_DISSENT``), and it looks like a card of the deck at all
     (its correlation above what the best wrong card usually reaches). With
     the ``face`` given, a number card must also show about its number of
-    pips (``vision.pips``: a 6 from another pack is not an 8)."""
+    pips (``vision.pips``: a 6 from another pack is not an 8). ``grey``: the
+    card was seen without colour and the deck has some (``GREY_FACTOR``)."""
     feats = _features(deck)
     rule = _rule(deck)
     index = _leads(scores) / max(rule["index_gap"], 1e-6)
@@ -351,7 +359,7 @@ def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, face: Optional[np
     elif min(index[best], learned[best]) < -MAX_DISSENT:
         details["abstained"] = (f"the evidence disagrees: the indices say {details['cues']['index']}, "
                                 f"the card's shapes say {details['cues']['learnt']}")
-    elif margin < MIN_LEAD and not _pips_decide(feats, total, face, details):
+    elif margin < MIN_LEAD * (GREY_FACTOR if grey else 1.0) and not _pips_decide(feats, total, face, details):
         details["abstained"] = f"{name} leads {details['runner_up']} by {margin:.2f} < {MIN_LEAD}: too close to call"
     elif face is not None and feats.cards[best] in feats.pips and "pips" not in details:
         seen, expected = count_pips(face), feats.pips[feats.cards[best]]
@@ -402,15 +410,16 @@ def read_card(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck) -> tuple[Opti
     learnt = deck.discriminant()
     first = warp_face(image_bgr, q)
     ink = _ink_colour(first)
+    grey = ink is None and bool(_features(deck).ink_known.any())
     scored = [(first, *score_face(first, deck, ink))]
     if quad_aspect(q) >= AMBIGUOUS_ASPECT:
-        reading = decide(scored[0][1], learnt.scores(first), deck, first)
+        reading = decide(scored[0][1], learnt.scores(first), deck, first, grey)
         if reading.card is not None:
             return reading.card, reading.confidence, {**reading.details, **scored[0][2]}
     turned = warp_face(image_bgr, np.roll(q, -1, axis=0))
     scored.append((turned, *score_face(turned, deck, ink)))
     face, scores, evidence = max(scored, key=lambda seen: float(seen[1].max()))
-    reading = decide(scores, learnt.scores(face), deck, face)
+    reading = decide(scores, learnt.scores(face), deck, face, grey)
     return reading.card, reading.confidence, {**reading.details, **evidence}
 
 

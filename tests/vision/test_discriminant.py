@@ -64,3 +64,19 @@ def test_a_face_turned_half_round_is_described_from_its_own_features(drawn):
     faces, _ = drawn
     face = faces[parse_card("Qs")]
     assert np.allclose(upside_down(features(face)), features(cv2.rotate(face, cv2.ROTATE_180)), atol=1e-3)
+
+
+def test_a_grey_view_of_a_colour_deck_needs_a_clearer_lead():
+    """Seen without colour, red against black no longer helps: a lead that
+    reads a colour view is not enough (Ah read as Ad on grey shots)."""
+    faces = builtin_faces()
+    deck = deck_from_faces({c: [faces[c]] for c in (parse_card("Ah"), parse_card("Ad"), parse_card("Ks"))})
+    rule = deck.abstain
+    ah, ad = deck.cards.index(parse_card("Ah")), deck.cards.index(parse_card("Ad"))
+    index = np.full(3, rule["min_score"] - 0.5, np.float32)
+    learnt = np.zeros(3, np.float32)
+    index[ah], index[ad] = rule["min_score"] + 0.1, rule["min_score"] + 0.1 - 0.25 * rule["index_gap"]
+    learnt[ah], learnt[ad] = 5 * rule["learnt_gap"], 5 * rule["learnt_gap"] - 0.25 * rule["learnt_gap"]
+    assert decide(index, learnt, deck).card == parse_card("Ah")                 # a lead of 1.0 usual leads
+    grey = decide(index, learnt, deck, grey=True)
+    assert grey.card is None and "too close to call" in grey.details["abstained"]
