@@ -207,7 +207,7 @@ def _foreground_maps(img: np.ndarray, mask: Optional[np.ndarray]) -> list[np.nda
     # frame): the cards are what differs from the cloth, inside it.
     cloth = cv2.erode(_fill_holes(fg), np.ones((9, 9), np.uint8))
     if cv2.countNonZero(cloth) > 0.3 * cv2.countNonZero(region):
-        maps.append(cv2.bitwise_and(_not_surface(lab, cloth), cloth))
+        maps += [cv2.bitwise_and(_not_surface(lab, cloth, by_colour), cloth) for by_colour in (False, True)]
     # Local contrast: works where one lamp lights half the table. Only
     # "brighter than around": "darker" would pick every pip of a white card.
     gray = lab[..., 0].astype(np.uint8)
@@ -227,16 +227,26 @@ def _foreground_maps(img: np.ndarray, mask: Optional[np.ndarray]) -> list[np.nda
     return out
 
 
-def _not_surface(lab: np.ndarray, region: np.ndarray) -> np.ndarray:
+def _not_surface(lab: np.ndarray, region: np.ndarray, by_colour: bool = False) -> np.ndarray:
     """Pixels whose colour differs from the dominant colour of ``region`` (the
-    surface the cards lie on), split by Otsu over that region."""
+    surface the cards lie on), split by Otsu over that region. ``by_colour``:
+    by hue and saturation alone, split just above the surface's own spread
+    (its median distance plus six median deviations): a white card on a
+    beige cloth differs by ~15 units of chroma, less than the lamp changes
+    the cloth's lightness, and with black markers on the cloth Otsu puts the
+    card with the cloth."""
     table = _dominant_colour(lab[::3, ::3][region[::3, ::3] > 0])
     # Lightness matters less than colour: shadows and lamps change it across the table.
     diff = lab - table
-    dist = np.sqrt(0.5 * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
+    dist = np.sqrt((0.0 if by_colour else 0.5) * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
     dist8 = np.clip(dist * (255.0 / max(np.percentile(dist[::3, ::3][region[::3, ::3] > 0], 99.5), 1.0)),
                     0, 255).astype(np.uint8)
     t, _ = cv2.threshold(dist8[region > 0].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if by_colour:
+        surface = dist8[(region > 0) & (dist8 <= t)]
+        if surface.size:
+            centre = float(np.median(surface))
+            t = min(t, centre + 6.0 * max(float(np.median(np.abs(surface - centre))), 1.0))
     return ((dist8 > t) & (region > 0)).astype(np.uint8) * 255
 
 
