@@ -99,10 +99,11 @@ MIN_LEAD = 0.6
 #: favourite: a card the indices read as 9c and the shapes as 9s is not read.
 MAX_DISSENT = 0.2
 #: A card seen without colour (a grey camera, a washed-out frame) when the
-#: deck was enrolled in colour must lead by this many times ``MIN_LEAD``: red
-#: against black, half of what tells a heart from a spade, is gone, and both
-#: cues then confuse same-shape suits (Ah read as Ad on the evaluation's
-#: grey shots, at a lead of 0.8).
+#: deck was enrolled in colour must lead by this many times ``MIN_LEAD``: the
+#: ink-colour cue is gone, and the grey rendering of coloured print differs
+#: from camera to camera, so the leads of both cues are less trustworthy
+#: (on the evaluation's grey shots of a colour-enrolled deck an Ah was read
+#: as Ad at a lead of 0.8; no colour view needed more than 0.6).
 GREY_FACTOR = 2.0
 _TRIALS_PER_FACE = 6
 
