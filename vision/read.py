@@ -103,7 +103,7 @@ MAX_DISSENT = 0.2
 #: ink-colour cue is gone, and the grey rendering of coloured print differs
 #: from camera to camera, so the leads of both cues are less trustworthy
 #: (on the evaluation's grey shots of a colour-enrolled deck an Ah was read
-#: as Ad at a lead of 0.8; no colour view needed more than 0.6).
+#: as Ad at a lead of 0.8).
 GREY_FACTOR = 2.0
 _TRIALS_PER_FACE = 6
 
