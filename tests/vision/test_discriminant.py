@@ -1,14 +1,16 @@
 """The learnt cue: what tells this deck's cards apart, fitted at enrolment."""
 
+import json
+
 import cv2
 import numpy as np
 import pytest
 
 from referee.cards import parse_card
-from vision.deck import deck_from_faces
+from vision.deck import Deck, deck_from_faces
 from vision.discriminant import Discriminant, camera_copy, features, upside_down
 from vision.faces import builtin_faces
-from vision.read import MAX_DISSENT, MIN_LEAD, decide
+from vision.read import MAX_DISSENT, MIN_LEAD, decide, read_card
 
 
 @pytest.fixture(scope="module")
@@ -80,3 +82,23 @@ def test_a_grey_view_of_a_colour_deck_needs_a_clearer_lead():
     assert decide(index, learnt, deck).card == parse_card("Ah")                 # a lead of 1.0 usual leads
     grey = decide(index, learnt, deck, grey=True)
     assert grey.card is None and "too close to call" in grey.details["abstained"]
+
+
+def test_a_deck_enrolled_by_the_previous_version_still_reads(tmp_path):
+    """Its manifest has the old abstention rule and no discriminant file: the
+    reader measures the new rule and fits the learnt cue on first use."""
+    faces = builtin_faces()
+    cards = [parse_card(c) for c in ("7h", "8h", "Qs", "Kd")]
+    deck = deck_from_faces({c: [faces[c]] for c in cards})
+    deck.save(tmp_path / "deck")
+    (tmp_path / "deck" / "discriminant.npz").unlink()
+    manifest = json.loads((tmp_path / "deck" / "manifest.json").read_text())
+    manifest["abstain"] = {"min_margin": 0.08, "min_score": 0.45, "trials": 24}      # version 1's rule
+    (tmp_path / "deck" / "manifest.json").write_text(json.dumps(manifest))
+    old = Deck.load(tmp_path / "deck")
+    face = faces[parse_card("Qs")]
+    image = cv2.copyMakeBorder(face, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(40, 110, 40))
+    fh, fw = face.shape[:2]
+    quad = np.float32([[40, 40], [40 + fw - 1, 40], [40 + fw - 1, 40 + fh - 1], [40, 40 + fh - 1]])
+    assert read_card(image, quad, old)[0] == parse_card("Qs")
+    assert {"index_gap", "learnt_gap"} <= set(old.abstain)
