@@ -314,6 +314,8 @@ def enrol_deck(images_dir: str | Path, out_dir: str | Path,
                         f"{'it' if len(missing) == 1 else 'them'} again (see the refusals above) "
                         f"and re-run; nothing was written")
     deck = Deck(faces=faces)
+    progress("learning what tells these cards apart (a few seconds)...")
+    deck.discriminant()
     progress("choosing when to abstain (reading perturbed copies of the enrolled faces)...")
     deck.abstain = choose_abstention(deck)
     rel_sources = {f"faces/{card_name(c)}_{i}.png": src for c, srcs in sources.items() for i, src in enumerate(srcs)}

@@ -42,6 +42,7 @@ def test_enrols_the_32_cards_with_progress_on_stderr(shots, tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
     assert "[32/32]" in done.stderr and "table.png: not named after a card" in done.stderr
+    assert "learning what tells these cards apart" in done.stderr      # the few silent seconds are announced
     manifest = json.loads((tmp_path / "deck" / "manifest.json").read_text())
     assert len(manifest["cards"]) == 32
     assert manifest["abstain"]["index_gap"] > 0 and manifest["abstain"]["learnt_gap"] > 0
