@@ -348,6 +348,7 @@ def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, face: Optional[np
     order = np.argsort(-total)
     best = int(order[0])
     margin = float(total[best] - total[order[1]]) if len(order) > 1 else float(total[best])
+    need = MIN_LEAD * (GREY_FACTOR if grey else 1.0)
     name = CARD_NAMES[feats.cards[best]]
     score = float(scores[best])
     details = {"best": name, "score": round(score, 4),
@@ -360,15 +361,16 @@ def decide(scores: np.ndarray, learnt: np.ndarray, deck: Deck, face: Optional[np
     elif min(index[best], learned[best]) < -MAX_DISSENT:
         details["abstained"] = (f"the evidence disagrees: the indices say {details['cues']['index']}, "
                                 f"the card's shapes say {details['cues']['learnt']}")
-    elif margin < MIN_LEAD * (GREY_FACTOR if grey else 1.0) and not _pips_decide(feats, total, face, details):
-        details["abstained"] = f"{name} leads {details['runner_up']} by {margin:.2f} < {MIN_LEAD}: too close to call"
+    elif margin < need and not _pips_decide(feats, total, face, details):
+        details["abstained"] = (f"{name} leads {details['runner_up']} by {margin:.2f} < {need:.2f}"
+                                f"{' (seen without colour)' if grey else ''}: too close to call")
     elif face is not None and feats.cards[best] in feats.pips and "pips" not in details:
         seen, expected = count_pips(face), feats.pips[feats.cards[best]]
         if abs(seen - expected) >= PIP_TOLERANCE:
             details["abstained"] = (f"it looks most like {name} but shows {seen} pips, not {expected}: "
                                     f"a card from another pack?")
     read = "abstained" not in details
-    return Reading(feats.cards[best] if read else None, _confidence(margin, read), details)
+    return Reading(feats.cards[best] if read else None, _confidence(margin, read, need), details)
 
 
 def _pips_decide(feats: _Features, total: np.ndarray, face: Optional[np.ndarray], details: dict) -> bool:
@@ -385,16 +387,16 @@ def _pips_decide(feats: _Features, total: np.ndarray, face: Optional[np.ndarray]
         feats.pips.get(feats.cards[i], seen) != seen for i in close)
 
 
-def _confidence(margin: float, read: bool) -> float:
+def _confidence(margin: float, read: bool, need: float = MIN_LEAD) -> float:
     """A score that follows the decision: 0.8 to 1 for a card read (growing
-    with its lead, full at four times the required lead; 0.8 for a close
+    with its lead ``need``, full at four times it; 0.8 for a close
     call the pips settled), below 0.5 for an
     abstention (how close it came). Consumers that vote over frames can rely
     on "at least 0.8" meaning "read"; the decision itself is ``decide``'s."""
     m = max(margin, 0.0)
     if read:
-        return round(0.8 + 0.2 * min(1.0, max(0.0, m - MIN_LEAD) / (3 * MIN_LEAD)), 4)
-    return round(min(0.49, 0.5 * m / MIN_LEAD), 4)
+        return round(0.8 + 0.2 * min(1.0, max(0.0, m - need) / (3 * need)), 4)
+    return round(min(0.49, 0.5 * m / need), 4)
 
 
 def read_card(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck) -> tuple[Optional[int], float, dict]:
