@@ -13,7 +13,7 @@ import pytest
 
 from referee.record import write_record
 from referee.scoresheet import CSV_COLUMNS, Scoresheet
-from referee.simulate import Faults, Oracle, simulate
+from referee.simulate import Faults, answered_stream, simulate
 from referee.table import TableReferee
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,12 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def refereed(tmp_path_factory):
     sim = simulate(40, seed=7, faults=Faults(violations=0.6))
     referee = TableReferee(header=sim.header)
-    oracle = Oracle(sim)
-    for obs in sim.observations:
-        for out in referee.ingest(obs):
-            oracle.observe(out.as_dict())
-            if out.kind == "conflict":
-                referee.ingest(oracle.answer(out.data, obs.t))
+    for obs in answered_stream(sim):        # the sensors, and the console's answers where it asked
+        referee.ingest(obs)
     path = tmp_path_factory.mktemp("sheet") / "game.jsonl"
     write_record(path, referee.record)
     return sim, referee, path

@@ -9,7 +9,7 @@ import pytest
 
 from referee.observations import CardSeen, to_dict
 from referee.record import read_record
-from referee.simulate import Faults, Oracle, answered_stream, simulate
+from referee.simulate import Faults, answered_stream, simulate
 from referee.store import EventStore, StoredReferee, StoreError, import_record, ingest_file, write_record
 from referee.table import TableReferee
 
@@ -102,12 +102,8 @@ def test_a_file_that_is_not_a_store_says_so(tmp_path):
 def test_console_actions_through_the_store_survive_a_restart(game, tmp_path):
     sim, stream = game
     referee = StoredReferee(tmp_path / "g.db", header=sim.header)
-    oracle = Oracle(sim)
-    for obs in sim.observations:
-        for out in referee.submit(obs):
-            oracle.observe(out.as_dict())
-            if out.kind == "conflict":
-                referee.submit(oracle.answer(out.data, obs.t))
+    for obs in stream:                      # the sensors, and the console's answers where it asked
+        referee.submit(obs)
     record = list(referee.record)
     conflicts = [c.as_dict() for c in referee.conflicts]
     referee.close()
