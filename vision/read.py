@@ -414,15 +414,15 @@ def read_card(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck) -> tuple[Opti
     first = warp_face(image_bgr, q)
     ink = _ink_colour(first)
     grey = ink is None and bool(_features(deck).ink_known.any())
-    scored = [(first, *score_face(first, deck, ink))]
+    scored = [(first, *score_face(first, deck, ink), learnt.scores(first))]
     if quad_aspect(q) >= AMBIGUOUS_ASPECT:
-        reading = decide(scored[0][1], learnt.scores(first), deck, first, grey)
+        reading = decide(scored[0][1], scored[0][3], deck, first, grey)
         if reading.card is not None:
             return reading.card, reading.confidence, {**reading.details, **scored[0][2]}
     turned = warp_face(image_bgr, np.roll(q, -1, axis=0))
-    scored.append((turned, *score_face(turned, deck, ink)))
-    face, scores, evidence = max(scored, key=lambda seen: float(seen[1].max()))
-    reading = decide(scores, learnt.scores(face), deck, face, grey)
+    scored.append((turned, *score_face(turned, deck, ink), learnt.scores(turned)))
+    face, scores, evidence, learnt_scores = max(scored, key=lambda seen: float(seen[1].max()))
+    reading = decide(scores, learnt_scores, deck, face, grey)
     return reading.card, reading.confidence, {**reading.details, **evidence}
 
 
