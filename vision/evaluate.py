@@ -57,12 +57,12 @@ from .read import read_card
 
 ATTRIBUTION = ("cardcounter_real: photos from Ammememe/CardCounterML (Roboflow 'Card Detection', "
                "universe.roboflow.com/cadyzedevelopmenthub/card-detection-zk7wu), CC BY 4.0")
-#: The set's two deck designs, told apart by how the photos were named (the
-#: dataset README: phone photos IMG_2022* and webcam photos WIN_* show the
-#: classic deck; IMG_77xx/78xx the black-and-gold one).
 #: A close photo of one card: a 35 cm square of table in a 2400 x 1800
 #: picture, so the card is ~290 px wide (the table camera sees it ~60 px wide).
 CLOSE_UP = {"size": (2400, 1800), "table_mm": 350}
+#: The set's two deck designs, told apart by how the photos were named (the
+#: dataset README: phone photos IMG_2022* and webcam photos WIN_* show the
+#: classic deck; IMG_77xx/78xx the black-and-gold one).
 DESIGNS = {"classic": ("IMG_2022", "WIN_"), "black-gold": ("IMG_77", "IMG_78")}
 #: The design of a photo in another labelled set that names no deck.
 SINGLE_DECK = "deck"
