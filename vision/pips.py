@@ -9,9 +9,9 @@ read and refuses a count two or more away from the card's own.
 
 Only where enrolment confirmed it: a card takes part when its enrolled
 face(s) count exactly as many pips as its rank says (``expected_pips``). A
-design whose ace is a large ornament, whose number cards carry a picture,
-or an enrolment shot whose pips merged, simply leaves that card out of the
-check; nothing is assumed about the deck beyond what its own photos showed.
+design whose number cards carry a picture, or an enrolment shot whose pips
+merged, simply leaves that card out of the check; nothing is assumed about
+the deck beyond what its own photos showed.
 
 Counting: the face at 100 x 150 px, ink is what is clearly darker than the
 paper (red and black alike in grey), the two index corners masked out, and
