@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.table import TableLayout, locate_table, recheck
+from calibration.table_plane import TableLayout, locate_table, recheck
 from calibration.zones import default_zones
 from referee.observations import CardSeen, ZoneCleared
 from vision.deck import deck_from_faces, warp_face

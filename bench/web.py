@@ -42,7 +42,7 @@ def _rss_mib(pid: int) -> float:
 
 
 def _start(instance: Path) -> tuple[subprocess.Popen, str, str]:
-    proc = subprocess.Popen([sys.executable, "-m", "web_dashboard.main", "serve", "--port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "commands.main", "serve", "--port", "0",
                              "--instance", str(instance), "--public", "--seats", "Ana,Bo,Cy,Di"],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     base = password = ""

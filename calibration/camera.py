@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from .markers import CharucoSpec
-from .table import CalibrationError
+from .table_plane import CalibrationError
 
 MIN_VIEWS = 4
 MIN_CORNERS = 8   # per view; fewer corners constrain a view too little to help
@@ -79,35 +79,3 @@ def calibrate_camera(images: Iterable[np.ndarray], spec: CharucoSpec = CharucoSp
     # and bends the corners wrongly (the table's corners are exactly where it matters).
     rms, k, dist, _, _ = cv2.calibrateCamera(obj_all, img_all, size, None, None, flags=cv2.CALIB_FIX_K3)
     return CameraModel(k, dist.ravel(), size, float(rms), len(obj_all))
-
-
-def command(args) -> int:
-    """``belote-table calibrate camera --source S --profile DIR``: intrinsics from ChArUco views."""
-    import json
-    import sys
-
-    from vision.capture import Capture, CaptureError
-
-    from .profile import TableProfile
-
-    def frames():
-        with Capture(args.source, live=False) as cap:
-            for frame in cap:
-                if frame.index % args.every == 0:
-                    yield frame.image
-
-    def progress(i, corners):
-        print(f"view {i + 1}: {'board not found' if corners == 0 else f'{corners} corners'}", file=sys.stderr)
-
-    try:
-        camera = calibrate_camera(frames(), progress=progress)
-    except (CalibrationError, CaptureError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    TableProfile(args.profile).save_camera(camera)
-    print(json.dumps({"rms_px": round(camera.rms_px, 3), "views": camera.views,
-                      "focal_px": [round(camera.matrix[0, 0], 1), round(camera.matrix[1, 1], 1)]}))
-    if camera.rms_px > 1.0:
-        print(f"warning: reprojection error {camera.rms_px:.2f} px is high: use sharper views, "
-              f"and check the board is printed flat at actual size", file=sys.stderr)
-    return 0

@@ -128,14 +128,3 @@ def _with_png_dpi(png: bytes, dpi: int) -> bytes:
     chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
     ihdr_end = 8 + 4 + 4 + 13 + 4  # signature + IHDR length/type/data/crc
     return png[:ihdr_end] + chunk + png[ihdr_end:]
-
-
-def command(args) -> int:
-    """``belote-table calibrate markers --out DIR``."""
-    import sys
-    files = write_sheets(Path(args.out), marker_mm=args.marker_mm)
-    for f in files:
-        print(f)
-    print(f"print the PDFs at 100% (actual size); tape corner-0 at North-West, then 1, 2, 3 clockwise, "
-          f"{args.marker_mm:g} mm markers", file=sys.stderr)
-    return 0

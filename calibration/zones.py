@@ -21,7 +21,7 @@ import numpy as np
 
 from referee.observations import ZONES
 
-from .table import TableLayout, TableView
+from .table_plane import TableLayout, TableView
 
 Zones = dict[str, np.ndarray]   # zone name -> Nx2 polygon in table mm
 
@@ -100,32 +100,3 @@ def _densify(poly: np.ndarray, step_mm: float = 20.0) -> np.ndarray:
         n = max(1, int(np.linalg.norm(b - a) / step_mm))
         pts += [a + (b - a) * k / n for k in range(n)]
     return np.array(pts, np.float32)
-
-
-def command(args) -> int:
-    """``belote-table calibrate zones --profile DIR [--source S] [--reset]``: write zones.json
-    (defaults for the table's size) and draw them over the camera view."""
-    import sys
-
-    from vision.capture import CaptureError, first_still_frame
-
-    from .profile import PREVIEW_FILE, ProfileError, TableProfile
-    profile = TableProfile(args.profile)
-    try:
-        layout = profile.layout()
-        zones = default_zones(layout) if args.reset else profile.zones()
-        profile.save_zones(zones)
-        view = profile.view()
-        image = first_still_frame(args.source) if args.source else None
-    except (ProfileError, CaptureError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    if image is None:   # no camera at hand: draw over a plain table the size of the calibrated view
-        w, h = view.image_size
-        image = np.full((h, w, 3), 60, np.uint8)
-    out = Path(args.out) if args.out else profile.path(PREVIEW_FILE)
-    cv2.imwrite(str(out), draw_zones(image, view, zones, layout))
-    print(out)
-    print(f"{len(zones)} zones written to {profile.path('zones.json')}; edit it (table mm) to reshape them",
-          file=sys.stderr)
-    return 0

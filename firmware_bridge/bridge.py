@@ -8,7 +8,7 @@ silent it closes, waits (exponential backoff, never a busy loop) and reopens
 the same device by its stable identity. It never gives up on its own: only
 :meth:`Bridge.stop` ends it.
 
-    bridge = Bridge("/dev/serial/by-id/usb-belote-table-if00", table=load_map(profile))
+    bridge = Bridge("/dev/serial/by-id/usb-belote-table-if00", table=TableMap(cards, zones))
     bridge.start(lambda event: queue.put(event))   # TagEvent, LinkEvent, DeviceNote
     ...
     bridge.stop()

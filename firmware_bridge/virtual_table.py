@@ -38,7 +38,7 @@ from referee.cards import card_name, parse_card
 from referee.seats import SEAT_NAMES
 
 from .debounce import Debouncer
-from .mapping import DEFAULT_ZONES, write_antennas, write_tags
+from .mapping import DEFAULT_ZONES, TableMap
 from .protocol import MAX_LINE, BadFrame, Cmd, decode, encode_fields
 
 FW_VERSION = "vt-1.0"
@@ -49,14 +49,6 @@ def deck_tags(seed: int = 7) -> dict:
     """A deck's tags: card -> a 7-byte NTAG-style UID (``04`` + 6 bytes), stable per seed."""
     rng = random.Random(seed)
     return {card: "04" + "".join(f"{rng.randrange(256):02X}" for _ in range(6)) for card in range(32)}
-
-
-def write_profile(directory: Path, tags: dict) -> Path:
-    """A table profile for the virtual table: its deck's ``tags.csv`` and the board's ``antennas.csv``."""
-    directory = Path(directory)
-    write_tags(directory / "tags.csv", {uid: card for card, uid in tags.items()})
-    write_antennas(directory / "antennas.csv", DEFAULT_ZONES)
-    return directory
 
 
 class VirtualTable:
@@ -151,6 +143,10 @@ class VirtualTable:
             plays = {_ZONE_ANTENNA[f"play:{s}"] for s in SEAT_NAMES}
             for uid in [u for u, a in self._physical.items() if a in plays]:
                 del self._physical[uid]
+
+    def table_map(self) -> TableMap:
+        """What a table profile of this virtual table holds: its deck's tags, the board's antennas."""
+        return TableMap(cards={uid: card for card, uid in self.tags.items()}, zones=dict(DEFAULT_ZONES))
 
     def snapshot(self) -> dict:
         """Where each tag physically lies now: uid -> antenna (what the host should end up believing)."""

@@ -171,7 +171,7 @@ def play_demo_game(seed: int = 1, rules: str = "ffb-contree", max_hands: Optiona
 
 def print_game(events: list[dict], out: TextIO) -> None:
     """Replay ``events`` and narrate them: hands, calls, plays, violations, sheet."""
-    from .cli import scoresheet_text
+    from .scoresheet import scoresheet_text
 
     game = Game(events[0])
     write = lambda text="": print(text, file=out)   # noqa: E731

@@ -33,6 +33,7 @@ from typing import Callable, Iterable, Iterator, Optional
 import cv2
 import numpy as np
 
+from calibration.table_plane import recheck as recheck_markers
 from referee.cards import card_name
 from referee.observations import CardSeen, Observation, SensorState, ZoneCleared
 
@@ -73,10 +74,10 @@ class Pipeline:
     """One camera watching one table.
 
     ``deck``: the enrolled deck (``vision.deck.Deck``); ``image_to_table`` and
-    ``zones``: from the table profile (``calibration.profile.TableProfile.pipeline``
-    builds the whole thing from a profile directory); ``recheck(frame)``: returns
+    ``zones``: from the table profile (:meth:`from_profile` builds the whole
+    thing from a calibrated profile directory); ``recheck(frame)``: returns
     an object with ``state`` (``ok``/``moved``/``unseen``) and ``detail``
-    (``calibration.table.recheck``); ``thumbnails``: a directory where the face
+    (``calibration.table_plane.recheck``); ``thumbnails``: a directory where the face
     each observation was read from is saved.
     """
 
@@ -108,6 +109,14 @@ class Pipeline:
         self._refresh = False                  # a card was taken while the rest moved: look at the whole scene again
         self.look = None                       # the watcher's view of the last frame (moving, quiet, changed)
         self._last_recheck = -1e9
+
+    @classmethod
+    def from_profile(cls, profile, deck, **options) -> "Pipeline":
+        """The pipeline of a calibrated table (``calibration.profile.TableProfile``):
+        its camera's view of the table, its zones, the marker re-check."""
+        view = profile.view()
+        return cls(deck, view.image_to_table, profile.zones(), camera=profile.camera(),
+                   recheck=lambda frame: recheck_markers(frame, view), frame_size=view.image_size, **options)
 
     def _read_with_deck(self, frame, quad):
         from .read import read_card
@@ -281,40 +290,3 @@ def observation_json(obs: Observation) -> dict:
     if isinstance(obs, ZoneCleared):
         return {"kind": "cleared", "t": round(obs.t, 3), "zone": obs.zone}
     return {"kind": "camera", "t": round(obs.t, 3), "state": obs.state, "detail": obs.detail}
-
-
-def command_watch(args) -> int:
-    """``belote-table vision watch --source S --profile DIR``: observations, one per line.
-    (Command glue: it reads the profile calibration wrote; ``Pipeline`` itself takes
-    plain arrays and never imports calibration.)"""
-    import json
-
-    from calibration.profile import ProfileError, TableProfile
-
-    from .capture import Capture, CaptureError
-    from .deck import Deck, DeckError
-
-    profile = TableProfile(args.profile)
-    try:
-        profile.view()                         # the table first: without it nothing else matters
-        deck = Deck.load(args.deck or profile.deck_dir())
-        pipeline = profile.pipeline(deck, thumbnails=args.thumbnails)
-        cap = Capture(args.source, live=args.live or None)
-    except (ProfileError, DeckError, CaptureError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    if deck.partial_note():
-        print(deck.partial_note(), file=sys.stderr)
-    with cap:
-        try:
-            for frame in cap:
-                if frame.index % 300 == 0:
-                    print(f"frame {frame.index} (t={frame.t:.1f} s, {cap.dropped} dropped)", file=sys.stderr)
-                for obs in pipeline.process(frame.t, frame.image):
-                    o = observation_json(obs)
-                    text = json.dumps(o) if args.json else " ".join(f"{k}={v}" for k, v in o.items() if k != "evidence")
-                    print(text, flush=True)
-        except (FrameSizeError, CaptureError) as exc:    # another resolution; a camera gone silent
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-    return 0

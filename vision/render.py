@@ -118,7 +118,7 @@ class TableScene:
         zones) is calibration's; the renderer, a simulator, borrows it here. The live
         pipeline itself takes plain arrays and never imports calibration."""
         from calibration.markers import DICTIONARY_ID
-        from calibration.table import TableLayout
+        from calibration.table_plane import TableLayout
         from calibration.zones import default_zones
         layout = TableLayout(side_mm, side_mm)
         return cls(side_mm, side_mm, layout.marker_corners(), default_zones(layout),
@@ -548,45 +548,3 @@ def demo_script(seed: int = 0, tricks: int = 2) -> list[Action]:
                 script.append(HandPass(SEAT_NAMES[int(rng.integers(4))]))
         script.append(Pickup("NS" if rng.random() < 0.5 else "EW"))
     return script
-
-
-def command(args) -> int:
-    """``belote-table vision render --out clip.mp4``: a rendered game clip and its truth."""
-    import json
-    import sys
-    from pathlib import Path
-
-    from referee.cards import card_name
-
-    from .faces import builtin_faces
-    w, h = (int(v) for v in args.size.lower().split("x"))
-    scene = TableScene.square(size=(w, h), tilt_deg=args.tilt)
-    renderer = SceneRenderer(builtin_faces(french=args.french, four_colour=args.four_colour), scene,
-                             seed=args.seed, size=(w, h))
-    out = Path(args.out)
-    script = demo_script(args.seed, args.tricks)
-    if out.suffix:
-        writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), args.fps, (w, h))
-        if not writer.isOpened():
-            print(f"error: cannot write {out}: use .mp4 or .avi, or a folder name for PNG frames", file=sys.stderr)
-            return 2
-    else:
-        out.mkdir(parents=True, exist_ok=True)
-        writer = None
-    n = 0
-    for n, (t, frame) in enumerate(renderer.frames(script, args.fps)):
-        if writer is not None:
-            writer.write(frame)
-        else:
-            cv2.imwrite(str(out / f"{n:05d}.png"), frame)
-        if n % 100 == 0:
-            print(f"frame {n} (t={t:.1f} s)", file=sys.stderr)
-    if writer is not None:
-        writer.release()
-    truth = out.with_suffix(".truth.json") if out.suffix else out / "truth.json"
-    truth.write_text(json.dumps([{"kind": x.kind, "zone": x.zone, "card": card_name(x.card) if x.card is not None else None,
-                                  "t_rest": round(x.t_rest, 3), "t_still": round(x.t_still, 3)}
-                                 for x in renderer.truth], indent=1) + "\n")
-    print(out)
-    print(f"{n + 1} frames; what happened is in {truth}", file=sys.stderr)
-    return 0

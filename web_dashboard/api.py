@@ -18,11 +18,10 @@ from referee.observations import CardSeen, ObservationError, ZoneCleared, from_d
 
 from referee.game import Game
 
-from .app import dashboard
-from .sheets import summary
+from .board import dashboard
+from .scoresheets import summary
 from .auth import api_guard, may_referee
-from .table_runner import table_thumbnail
-from .tables import LiveTable
+from .room import LiveTable
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -124,7 +123,7 @@ def thumbnail(table_id: str, name: str) -> Any:
     """A camera thumbnail cited as evidence (referee only: it shows a card)."""
     if not may_referee(table_id):
         return jsonify(error="sign in first: open /console"), 401
-    path = table_thumbnail(dashboard(), name)
+    path = dashboard().thumbnail(name)
     if path is None:
         return jsonify(error=f"no thumbnail {name!r}"), 404
     return send_file(path, mimetype="image/png", max_age=3600)

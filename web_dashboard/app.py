@@ -5,42 +5,24 @@ so tests build as many independent apps as they like.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, g, jsonify, render_template, request
+from flask import Flask, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from .accounts import Accounts
-from .hub import Hub
+from .api import api
+from .auth import auth
+from .board import EXTENSION, Dashboard
 from .i18n import LANGUAGES, STRINGS, pick_language, t
-from .tables import Room
-
-
-@dataclass
-class Dashboard:
-    """What one running dashboard holds: accounts, live hub, tables, settings."""
-
-    accounts: Accounts
-    hub: Hub
-    room: Room = field(default_factory=Room)
-    instance: Path = Path("var")
-    public: bool = False           # venue and broadcast feeds open to all (no overlay token)
-
-    @property
-    def games(self) -> Path:
-        """The folder of the games' event stores (``<table>-<n>.sqlite``): live and archived."""
-        return Path(self.instance) / "games"
-
-
-def dashboard() -> Dashboard:
-    return current_app.extensions["belote_dashboard"]
+from .pages import pages
+from .scoresheets import scoresheets
+from .stream import stream
 
 
 def create_app(board: Dashboard) -> Flask:
     app = Flask(__name__, instance_path=str(Path(board.instance).resolve()))
-    app.extensions["belote_dashboard"] = board
+    app.extensions[EXTENSION] = board
     app.config.update(
         SECRET_KEY=board.accounts.secret_key(),
         SESSION_COOKIE_HTTPONLY=True,
@@ -48,13 +30,6 @@ def create_app(board: Dashboard) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         JSON_SORT_KEYS=False,
     )
-
-    from .api import api
-    from .auth import auth
-    from .pages import pages
-    from .scoresheets import scoresheets
-    from .stream import stream
-
     for blueprint in (auth, pages, stream, api, scoresheets):
         app.register_blueprint(blueprint)
 

@@ -21,7 +21,7 @@ from urllib.parse import urlparse
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, session, url_for
 
-from .app import dashboard
+from .board import dashboard
 
 auth = Blueprint("auth", __name__)
 

@@ -31,15 +31,16 @@ keep their meaning at any speed.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from referee.cards import card_name
 from referee.observations import CardGone, CardSeen, ConsoleAction, ZoneCleared
 
-from .launch import SetupError, say
+from .startup import SetupError, say
 
 #: Wall seconds per simulated second at --speed 1: a card every 3 to 4 s.
 HUMAN_PACE = 2.0
@@ -100,7 +101,7 @@ def simulate_demo(seed: int, rules: str, speed: float, hands: int = 40) -> Any:
 
 
 class DemoTable:
-    """Acts out a simulated game (:func:`simulate_demo`) on a :class:`~web_dashboard.tables.LiveTable`."""
+    """Acts out a simulated game (:func:`simulate_demo`) on a :class:`~web_dashboard.room.LiveTable`."""
 
     def __init__(self, table: Any, sim: Any, instance: Path, seed: int = 1, speed: float = 1.0,
                  camera: bool = True):
@@ -136,20 +137,19 @@ class DemoTable:
 
     # --- lifecycle ----------------------------------------------------------------------
     def start(self) -> Callable[[], None]:
-        from firmware_bridge.bridge import Bridge
-        from firmware_bridge.mapping import load_map
-        from firmware_bridge.virtual_table import VirtualTable, write_profile
+        from firmware_bridge.sensor import RfidSensor
+        from firmware_bridge.virtual_table import VirtualTable
 
         self.vt = VirtualTable(seed=7)
-        profile = write_profile(self.instance / "demo-profile", self.vt.tags)
         port = self.vt.start()
-        bridge = Bridge(port, load_map(profile)).start(self._from_bridge)
-        self._stoppers += [bridge.stop, self.vt.stop]
+        rfid = RfidSensor(port, self.vt.table_map())
+        self.table.sensors = [rfid]
+        self._stoppers += [rfid.start(self._arrive), self.vt.stop]
         say(f"demo: virtual table firmware on {port} (pseudo-terminal), bridge connected to it")
         self._spawn(self._drive, "demo-driver")
         self._spawn(self._assistant, "demo-assistant")
         if self.camera:
-            self._spawn(self._film, "demo-camera")
+            self._spawn(self._start_camera, "demo-camera")
             say(f"demo: camera video {FRAME_SIZE[0]}x{FRAME_SIZE[1]} at {FPS:g} fps into the vision pipeline")
         else:
             say("demo: RFID and console, no camera")
@@ -177,12 +177,10 @@ class DemoTable:
         return run
 
     # --- the sensors ----------------------------------------------------------------------
-    def _from_bridge(self, event: Any) -> None:
-        """A bridge event, stamped with the table's clock (the bridge keeps the
-        wall clock for its own link timing)."""
-        to_observation = getattr(event, "to_observation", None)
-        if to_observation is not None:
-            self.table.ingest(dataclasses.replace(to_observation(), t=self.now()))
+    def _arrive(self, observation: Any) -> None:
+        """A sensor's observation, stamped with the table's clock (each sensor
+        keeps its own clock for its own timing)."""
+        self.table.ingest(dataclasses.replace(observation, t=self.now()))
 
     def _drive(self) -> None:
         """Act out the simulated game: tags moved on the virtual table, calls entered."""
@@ -240,20 +238,23 @@ class DemoTable:
                 self.table.ingest(dataclasses.replace(answer, by="assistant", t=self.now()))
 
     # --- the camera -------------------------------------------------------------------------
-    def _film(self) -> None:
-        """Film the whole game as one video and run it through the vision
-        pipeline, each frame at its time on the table's clock.
+    def _start_camera(self) -> None:
+        """Film the whole game as one rendered video, played to the vision
+        pipeline as a camera would (:class:`vision.sensor.CameraSensor`), each
+        frame at its time on the table's clock.
 
         The camera is set up the way a club does it: the deck enrolled from
         each card lying alone on the table under that camera, the table
-        calibrated from what the camera sees (its corner markers)."""
-        from calibration.table import TableLayout, locate_table, recheck
+        calibrated from what the camera sees (its corner markers). That takes
+        a few seconds, so it runs here, off the start-up path."""
+        from calibration.table_plane import TableLayout, locate_table, recheck
         from calibration.zones import default_zones
         from vision.deck import deck_from_faces, warp_face
         from vision.faces import builtin_faces
         from vision.locate import order_corners
         from vision.pipeline import Pipeline
         from vision.render import Effects, SceneRenderer, TableScene
+        from vision.sensor import CameraSensor
 
         faces = builtin_faces(four_colour=True)
         scene = TableScene.square(size=FRAME_SIZE, tilt_deg=25, turn_deg=4)
@@ -264,22 +265,14 @@ class DemoTable:
         script, origin = self._script()
         renderer = SceneRenderer(faces, scene, seed=self.seed, size=FRAME_SIZE, effects=Effects(table_seed=self.seed))
         frames = renderer.frames(script, fps=FPS)
-        tau, first = next(frames)
-        view = locate_table(first, TableLayout())
-        thumbnails = self.instance / "thumbnails"
-        thumbnails.mkdir(parents=True, exist_ok=True)
+        first = next(frames)
+        view = locate_table(first[1], TableLayout())
         pipeline = Pipeline(deck, view.image_to_table, default_zones(), recheck=lambda f: recheck(f, view),
-                            thumbnails=thumbnails)
-        frame = first
-        while True:
-            if not self._wait_until(origin + tau) or self.table.referee.game.over:
-                return
-            for obs in pipeline.process(self.now(), frame):
-                self.table.ingest(obs)
-            try:
-                tau, frame = next(frames)
-            except StopIteration:
-                return
+                            thumbnails=self.instance / "thumbnails")
+        film = _Film(self, itertools.chain([first], frames), origin)
+        camera = CameraSensor(pipeline, "demo video", open_source=lambda: film)
+        self.table.sensors.append(camera)
+        self._stoppers.append(camera.start(self._arrive))
 
     def _script(self) -> tuple[list, float]:
         """The renderer's script of the whole game, and the table time of its
@@ -324,3 +317,26 @@ class DemoTable:
                     obs.zone and obs.zone.startswith("pile:") and obs.t >= (trick.cleared or 0) - 1:
                 return obs.zone[5:]
         return "NS"
+
+
+class _Film:
+    """The rendered game as a camera: ``read()`` hands over each frame at its
+    time on the table's clock, and ends with the game (or the demo)."""
+
+    dropped = 0
+
+    def __init__(self, demo: DemoTable, frames: Iterator, origin: float):
+        self.demo, self.frames, self.origin = demo, frames, origin
+        self.index = 0
+
+    def read(self) -> Optional[Any]:
+        from vision.capture import Frame
+
+        tau, image = next(self.frames, (None, None))
+        if tau is None or not self.demo._wait_until(self.origin + tau) or self.demo.table.referee.game.over:
+            return None
+        self.index += 1
+        return Frame(self.index - 1, self.demo.now(), image)
+
+    def close(self) -> None:
+        pass

@@ -15,16 +15,11 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from .accounts import Accounts
-
-
-def say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-
-
-class SetupError(Exception):
-    """A start-up problem the person can fix (bad option, missing profile, busy
-    port); the message says how. The command prints it and exits 2."""
-
+from .app import create_app
+from .board import Dashboard
+from .scoresheets import finished_games
+from .server import gevent_hub, serve
+from .startup import say
 
 @dataclass
 class Settings:
@@ -64,17 +59,13 @@ def first_run_password(accounts: Accounts, settings: Settings) -> Optional[str]:
 def launch(settings: Settings, add_tables: Callable[..., list]) -> int:
     """Build the dashboard, add its tables (``add_tables(board)`` returns the
     started sensor handles to stop at the end), print where to go, serve."""
-    from .app import Dashboard, create_app
-    from .server import gevent_hub, serve
-    from .sheets import archive
-
     accounts = Accounts(settings.instance / "dashboard.sqlite")
     board = Dashboard(accounts=accounts, hub=gevent_hub(broadcast_delay=settings.broadcast_delay),
                       instance=settings.instance, public=settings.public)
     board.games.mkdir(parents=True, exist_ok=True)
     app = create_app(board)
     stoppers = add_tables(board) + [board.room.start_clock()]
-    board.hub.finished = [g for g in archive(board.games, {t.game_id for t in board.room}) if not g.get("error")]
+    board.hub.finished = [g for g in finished_games(board.games, {t.game_id for t in board.room}) if not g.get("error")]
 
     def ready(port: int) -> None:
         # Only now, with the tables up and the port taken: a password made by a

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from .app import dashboard
+from .board import dashboard
 from .auth import csrf_token, may_read, page_guard, referee_scope
 from .views import FEEDS
 

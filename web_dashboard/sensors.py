@@ -1,88 +1,57 @@
-"""A real table's sensors, started for ``belote-table run --profile DIR``: the
-RFID bridge on the table's serial port and the camera through the vision
-pipeline, both feeding the table's referee.
+"""A real table's sensors, for ``belote-table run --profile DIR``: the RFID
+readers on the table's serial port and, when one is given, the camera through
+the vision pipeline, all built from the table profile and all speaking the one
+sensor interface (``referee.sensors``).
 
 Every observation is stamped with the table's clock when it arrives (the
 bridge and the camera keep their own clocks for their own timing), so the
-referee compares the two sensors' times on one scale.
+referee compares the sensors' times on one scale.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import threading
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from .launch import SetupError, say
+from .startup import SetupError, say
 
 
-def load_profile(profile_dir: Path) -> Any:
-    """The table profile's tag and antenna mapping, checked before anything starts."""
-    from firmware_bridge.mapping import ProfileError as TagsError, load_map
-
-    if not profile_dir.is_dir():
-        raise SetupError(f"{profile_dir} is not a table profile: make one with `belote-table calibrate ...`")
-    try:
-        return load_map(profile_dir)
-    except TagsError as exc:
-        raise SetupError(f"{exc}: fix the file or enrol the tags again with `belote-table calibrate tags`") from None
-
-
-def start_sensors(table: Any, table_map: Any, profile_dir: Path, serial_url: Optional[str],
-                  camera: Optional[str], thumbnails: Path) -> list[Callable[[], None]]:
+def table_sensors(profile_dir: Path, serial_url: Optional[str], camera: Optional[str],
+                  thumbnails: Path) -> list[Any]:
+    """The table's sensors from its profile, every file checked before anything starts."""
     from calibration.profile import ProfileError, TableProfile
-    from firmware_bridge.bridge import Bridge
+    from firmware_bridge.mapping import TableMap
+    from firmware_bridge.sensor import RfidSensor
 
-    stoppers: list[Callable[[], None]] = []
-
-    def from_bridge(event: Any) -> None:
-        to_observation = getattr(event, "to_observation", None)
-        if to_observation is not None:
-            table.ingest(dataclasses.replace(to_observation(), t=table.clock()))
-
-    port = serial_url or "/dev/ttyACM0"
-    bridge = Bridge(port, table_map).start(from_bridge)
-    stoppers.append(bridge.stop)
-    say(f"RFID: reading the table on {port} (reconnects by itself if the cable is pulled)")
-
+    try:
+        profile = TableProfile.existing(profile_dir)
+    except ProfileError as exc:
+        raise SetupError(str(exc)) from None
+    try:
+        rfid = RfidSensor(serial_url or "/dev/ttyACM0", TableMap(cards=profile.tags(), zones=profile.antennas()))
+    except ProfileError as exc:
+        raise SetupError(f"{exc}: fix the file or enrol the tags again with `belote-table calibrate tags`") from None
+    say(f"RFID: reading the table on {rfid.url} (reconnects by itself if the cable is pulled)")
     if camera is None:
         say("camera: none given (--camera INDEX|URL): refereeing from the RFID and the console")
-        return stoppers
-    profile = TableProfile(profile_dir)
+        return [rfid]
+    from vision.deck import Deck, DeckError
+    from vision.pipeline import Pipeline
+    from vision.sensor import CameraSensor
+
     try:
-        from vision.deck import Deck, DeckError
-        thumbnails.mkdir(parents=True, exist_ok=True)
-        pipeline = profile.pipeline(Deck.load(profile.deck_dir()), thumbnails=thumbnails)
+        pipeline = Pipeline.from_profile(profile, Deck.load(profile.deck_dir()), thumbnails=thumbnails)
     except (ProfileError, DeckError) as exc:
         raise SetupError(f"camera: {exc}") from None
-    stop = threading.Event()
-    thread = threading.Thread(target=_watch, args=(table, pipeline, camera, stop), name="camera", daemon=True)
-    thread.start()
-    stoppers.append(stop.set)
     say(f"camera: {camera} through the vision pipeline")
-    return stoppers
+    return [rfid, CameraSensor(pipeline, camera)]
 
 
-def _watch(table: Any, pipeline: Any, camera: str, stop: threading.Event) -> None:
-    """Read frames until stopped; a camera that stops answering is reopened."""
-    import cv2
+def start_sensors(table: Any, sensors: list[Any]) -> list[Callable[[], None]]:
+    """Start each sensor into ``table`` (a ``LiveTable``); returns what stops them."""
+    def arrive(observation: Any) -> None:
+        table.ingest(dataclasses.replace(observation, t=table.clock()))
 
-    from referee.observations import SensorState
-
-    source: Any = int(camera) if camera.isdigit() else camera
-    while not stop.is_set():
-        capture = cv2.VideoCapture(source)
-        if not capture.isOpened():
-            table.ingest(SensorState("camera", table.clock(), "lost", f"cannot open camera {camera}"))
-            stop.wait(2.0)
-            continue
-        table.ingest(SensorState("camera", table.clock(), "connected", f"camera {camera}"))
-        while not stop.is_set():
-            ok, frame = capture.read()
-            if not ok:
-                table.ingest(SensorState("camera", table.clock(), "lost", "no frame: reopening the camera"))
-                break
-            for observation in pipeline.process(table.clock(), frame):
-                table.ingest(observation)
-        capture.release()
+    table.sensors = list(sensors)
+    return [sensor.start(arrive) for sensor in sensors]

@@ -15,7 +15,7 @@ import sys
 from typing import Any, Callable, Optional
 
 from .hub import Hub
-from .launch import SetupError
+from .startup import SetupError
 
 
 def gevent_hub(**settings: Any) -> Hub:

@@ -126,7 +126,7 @@ def tally_total(game: Any) -> Optional[int]:
 
 
 def dashboard_state(table: Any, log_size: int = 40) -> dict:
-    """The state of a :class:`~web_dashboard.tables.LiveTable` (called under its lock)."""
+    """The state of a :class:`~web_dashboard.room.LiveTable` (called under its lock)."""
     referee = table.referee
     snapshot = referee.snapshot()
     state = from_game(snapshot, referee.options.clockwise)

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, request
 
-from .app import dashboard
+from .board import dashboard
 from .auth import may_read
 from .views import FEEDS
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
-from .launch import SetupError, say
-from .tables import LiveTable
+from .startup import SetupError, say
+from .room import LiveTable
 
 _GAME_FILE = re.compile(r"(?P<table>\w+)-(?P<n>\d+)\.sqlite\Z")
 
@@ -81,17 +81,10 @@ def demo_tables(board: Any, args: Any, sim: Any) -> list[Callable[[], None]]:
 
 
 def real_table(board: Any, args: Any, seats: dict) -> list[Callable[[], None]]:
-    """A calibrated table: the RFID bridge and the camera feed its referee."""
-    from .sensors import load_profile, start_sensors
+    """A calibrated table: its sensors (the RFID readers, the camera) feed its referee."""
+    from .sensors import start_sensors, table_sensors
 
-    table_map = load_profile(Path(args.profile))
+    sensors = table_sensors(Path(args.profile), serial_url=args.serial, camera=args.camera,
+                            thumbnails=board.thumbnails)
     table = add_table(board, "t1", "Table 1", args.rules, seats, sensors="table")
-    return start_sensors(table, table_map, Path(args.profile), serial_url=args.serial, camera=args.camera,
-                         thumbnails=board.instance / "thumbnails")
-
-
-def table_thumbnail(board: Any, name: str) -> Optional[Path]:
-    """The camera thumbnail ``name`` (evidence of a violation or conflict), if it exists."""
-    path = (board.instance / "thumbnails" / name).resolve()
-    root = (board.instance / "thumbnails").resolve()
-    return path if path.parent == root and path.is_file() else None
+    return start_sensors(table, sensors)

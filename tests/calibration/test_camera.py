@@ -8,7 +8,7 @@ import pytest
 
 from calibration.camera import calibrate_camera
 from calibration.markers import CharucoSpec
-from calibration.table import CalibrationError
+from calibration.table_plane import CalibrationError
 
 SIZE = (1280, 720)
 K = np.array([[1000.0, 0, 650.0], [0, 1000.0, 355.0], [0, 0, 1]])
@@ -58,7 +58,7 @@ def test_calibrate_camera_command_writes_camera_json(tmp_path, capsys):
     import json
 
     from calibration.profile import TableProfile
-    from web_dashboard.main import main
+    from commands.main import main
 
     views = tmp_path / "views"
     views.mkdir()

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.deck import LiveEnrolment
+from vision.enrol import LiveEnrolment
 from referee.cards import card_name
 from vision.deck import Deck
 from vision.discriminant import Discriminant
@@ -18,7 +18,7 @@ from vision.faces import builtin_faces
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "web_dashboard.main", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "commands.main", *args], capture_output=True, text=True,
                           timeout=300)
 
 

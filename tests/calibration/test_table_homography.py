@@ -6,10 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.table import CalibrationError, TableLayout, locate_table, recheck
+from calibration.table_plane import CalibrationError, TableLayout, locate_table, recheck
 from vision.faces import builtin_faces
 from vision.render import SceneRenderer, TableScene
-from web_dashboard.main import main
+from commands.main import main
 
 SIZE = (1280, 720)
 

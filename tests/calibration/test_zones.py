@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from calibration.profile import ProfileError, TableProfile
-from calibration.table import TableLayout, TableView
+from calibration.table_plane import TableLayout, TableView
 from calibration.zones import default_zones, draw_zones, load_zones, save_zones
 from referee.observations import ZONES
 from vision.track import zone_at
-from web_dashboard.main import main
+from commands.main import main
 
 
 def test_every_point_of_the_middle_belongs_to_exactly_one_play_zone():

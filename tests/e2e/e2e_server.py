@@ -42,7 +42,7 @@ class Server:
 
 def start_server(args: list[str], instance: Path, timeout: float = 60.0) -> Server:
     """Run ``belote-table ARGS --port 0`` and wait for its banner on stderr."""
-    cmd = [sys.executable, "-m", "web_dashboard.main", *args, "--port", "0", "--instance", str(instance)]
+    cmd = [sys.executable, "-m", "commands.main", *args, "--port", "0", "--instance", str(instance)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     server = Server(proc)

@@ -8,13 +8,16 @@ from __future__ import annotations
 import pytest
 
 from e2e_server import referee_stream, start_server
-from firmware_bridge.virtual_table import VirtualTable, write_profile
+from calibration.profile import TableProfile
+from firmware_bridge.virtual_table import VirtualTable
 
 
 @pytest.fixture
 def table(tmp_path):
     vt = VirtualTable(seed=3)
-    write_profile(tmp_path / "profile", vt.tags)
+    profile, rfid = TableProfile(tmp_path / "profile"), vt.table_map()
+    profile.save_tags(rfid.cards)
+    profile.save_antennas(rfid.zones)
     port = vt.start()
     server = start_server(["run", "--profile", str(tmp_path / "profile"), "--serial", port,
                            "--seats", "Ana,Bo,Cy,Di"], tmp_path / "var")

@@ -8,7 +8,6 @@ import time
 import pytest
 
 from firmware_bridge.bridge import Bridge
-from firmware_bridge.mapping import DEFAULT_ZONES, TableMap
 from firmware_bridge.session import LinkEvent, TagEvent
 from firmware_bridge.virtual_table import VirtualTable
 
@@ -79,7 +78,7 @@ def table():
 
 @pytest.fixture
 def table_map(table):
-    return TableMap(cards={uid: card for card, uid in table.tags.items()}, zones=dict(DEFAULT_ZONES))
+    return table.table_map()
 
 
 @pytest.fixture

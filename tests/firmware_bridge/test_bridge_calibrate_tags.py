@@ -6,9 +6,14 @@ import re
 
 import pytest
 
-from calibration.tags import EnrolmentAborted, enrol_tags
-from firmware_bridge.mapping import load_tags
+from calibration.profile import TableProfile
+from firmware_bridge.enrol import EnrolmentAborted, enrol_tags
 from firmware_bridge.virtual_table import VirtualTable
+
+
+def enrol(table, profile: TableProfile, **options) -> dict:
+    """The wizard as ``calibrate tags`` runs it: from the profile's tags.csv, saving there."""
+    return enrol_tags(table.path, profile.tags(), profile.save_tags, str(profile.tags_csv()), **options)
 
 
 class Person:
@@ -59,8 +64,8 @@ def table():
 def test_the_wizard_enrols_a_deck_through_mistakes_and_resumes_after_an_abort(table, tmp_path):
     person = Person(table, wrong_antenna={"7s"}, duplicate={"9s"}, slow={"Js"}, gives_up_at="Ah")
     with pytest.raises(EnrolmentAborted, match=r"no tag for Ah after 2 tries; 15 card\(s\) saved .*run the command again"):
-        enrol_tags(table.path, tmp_path, timeout_s=0.6, attempts=2, say=person)
-    assert len(load_tags(tmp_path / "tags.csv")) == 15
+        enrol(table, TableProfile(tmp_path), timeout_s=0.6, attempts=2, say=person)
+    assert len(TableProfile(tmp_path).tags()) == 15
     said = "\n".join(person.said)
     assert "a tag was read on antenna 3, not 0" in said
     assert "that tag is already ♠7: take it off and lay ♠9" in said
@@ -68,15 +73,16 @@ def test_the_wizard_enrols_a_deck_through_mistakes_and_resumes_after_an_abort(ta
     assert "[1/32] place ♠7 (7s) on antenna 0" in said
 
     person = Person(table)
-    enrolled = enrol_tags(table.path, tmp_path, timeout_s=2.0, say=person)
+    enrolled = enrol(table, TableProfile(tmp_path), timeout_s=2.0, say=person)
     assert person.said[0] == "resuming: 15 card(s) already in " + str(tmp_path / "tags.csv")
     assert "[16/32] place ♥A (Ah) on antenna 0" in person.said
     expected = {uid: card for card, uid in table.tags.items()}
-    assert enrolled == expected == load_tags(tmp_path / "tags.csv")
+    assert enrolled == expected == TableProfile(tmp_path).tags()
     assert person.said[-1].startswith("all 32 cards enrolled")
 
 
 def test_no_table_on_the_port_says_what_to_check(tmp_path):
     with pytest.raises(EnrolmentAborted, match="no table answered on .* check the cable"):
-        enrol_tags(str(tmp_path / "ttyNONE"), tmp_path, timeout_s=0.5, say=lambda text: None)
+        enrol_tags(str(tmp_path / "ttyNONE"), {}, lambda cards: None, "tags.csv", timeout_s=0.5,
+                   say=lambda text: None)
 

@@ -13,7 +13,8 @@ import time
 
 from referee.cards import parse_card
 
-from firmware_bridge.virtual_table import VirtualTable, write_profile
+from calibration.profile import TableProfile
+from firmware_bridge.virtual_table import VirtualTable
 
 
 class Lines:
@@ -45,15 +46,23 @@ def monitor(*args):
 
 
 def bridge_command(*args):
-    return subprocess.Popen([sys.executable, "-m", "web_dashboard.main", "bridge", *args],
+    return subprocess.Popen([sys.executable, "-m", "commands.main", "bridge", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+
+
+def profile_of(table: VirtualTable, directory):
+    """A table profile holding the virtual table's tags and antennas, as ``calibrate tags`` would."""
+    profile, rfid = TableProfile(directory), table.table_map()
+    profile.save_tags(rfid.cards)
+    profile.save_antennas(rfid.zones)
+    return profile.dir
 
 
 def test_monitor_json_prints_tags_in_designs_shape_and_survives_an_unplug(tmp_path):
     table = VirtualTable(hb_s=0.1)
     path = table.start()
-    profile = write_profile(tmp_path / "profile", table.tags)
+    profile = profile_of(table, tmp_path / "profile")
     proc = monitor("--port", path, "--profile", str(profile), "--json", "--silence", "0.5")
     try:
         out = Lines(proc.stdout)
@@ -90,7 +99,7 @@ def test_monitor_text_says_link_connected_and_names_cards(tmp_path):
     table = VirtualTable()
     path = table.start()
     table.put("As", "hand:N")
-    profile = write_profile(tmp_path / "p", table.tags)
+    profile = profile_of(table, tmp_path / "p")
     proc = monitor("--port", path, "--profile", str(profile))
     try:
         out = Lines(proc.stdout)
@@ -111,10 +120,10 @@ def test_monitor_refuses_a_bad_profile_with_the_line_to_fix(tmp_path):
 def test_monitor_runs_one_cheap_reader_per_zone(tmp_path):
     import tty
 
-    from firmware_bridge.mapping import DEFAULT_ZONES, write_antennas, write_tags
+    from firmware_bridge.mapping import DEFAULT_ZONES
 
-    write_antennas(tmp_path / "antennas.csv", DEFAULT_ZONES)
-    write_tags(tmp_path / "tags.csv", {"04A1B2C3": parse_card("Qs")})
+    TableProfile(tmp_path).save_antennas(DEFAULT_ZONES)
+    TableProfile(tmp_path).save_tags({"04A1B2C3": parse_card("Qs")})
     ptys = [os.openpty() for _ in range(2)]
     for _, slave in ptys:
         tty.setraw(slave)
@@ -146,7 +155,7 @@ def test_monitor_runs_one_cheap_reader_per_zone(tmp_path):
 
 def test_simulate_serves_a_scripted_table_that_monitor_can_watch(tmp_path):
     from firmware_bridge.bridge import Bridge
-    from firmware_bridge.mapping import load_map
+    from firmware_bridge.mapping import TableMap
 
     from bridge_helpers import Recorder
 
@@ -157,7 +166,8 @@ def test_simulate_serves_a_scripted_table_that_monitor_can_watch(tmp_path):
     try:
         path = Lines(proc.stdout).until(lambda l: True).strip()
         rec = Recorder()
-        bridge = Bridge(path, load_map(tmp_path / "p")).start(rec)
+        profile = TableProfile(tmp_path / "p")
+        bridge = Bridge(path, TableMap(profile.tags(), profile.antennas())).start(rec)
         try:
             seen = rec.wait_for(lambda e: getattr(e, "zone", None) == "play:S" and e.present)
             assert seen.to_json()["card"] == "Jh"

@@ -10,7 +10,7 @@ import pytest
 
 from referee.demo import play_demo_game
 from referee.record import write_record
-from web_dashboard.main import main
+from commands.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -118,7 +118,7 @@ def test_demo_prints_a_whole_seeded_game(capsys):
 
 def test_the_installed_entry_point_runs_legal(tmp_path):
     # The real process, as a user types it (stdout only carries the result).
-    result = subprocess.run([sys.executable, "-m", "web_dashboard.main", "referee", "legal", "--trump", "s",
+    result = subprocess.run([sys.executable, "-m", "commands.main", "referee", "legal", "--trump", "s",
                              "--trick", "Ah", "--hand", "7s Kh"], capture_output=True, text=True, cwd=ROOT,
                             timeout=60)
     assert (result.returncode, result.stdout) == (0, "Kh\n")
@@ -127,7 +127,7 @@ def test_the_installed_entry_point_runs_legal(tmp_path):
 def test_check_reads_a_record_from_stdin(tmp_path):
     record = tmp_path / "game.jsonl"
     write_record(record, play_demo_game(seed=4, max_hands=2))
-    result = subprocess.run([sys.executable, "-m", "web_dashboard.main", "referee", "check", "-", "--json"],
+    result = subprocess.run([sys.executable, "-m", "commands.main", "referee", "check", "-", "--json"],
                             stdin=record.open(), capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 0 and len(json.loads(result.stdout)["hands"]) == 2
 

@@ -69,7 +69,7 @@ def test_the_pdf_is_one_a4_sheet_with_the_hands(refereed):
 
 
 def _cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "web_dashboard.main", *args], cwd=ROOT, input=stdin,
+    return subprocess.run([sys.executable, "-m", "commands.main", *args], cwd=ROOT, input=stdin,
                           capture_output=True, timeout=120)
 
 

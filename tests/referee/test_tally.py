@@ -9,7 +9,7 @@ import pytest
 
 from referee.game import Game
 from referee.record import RecordError, write_record
-from web_dashboard.main import main
+from commands.main import main
 
 HEADER = {"type": "game", "version": 1, "rules": "ffb-contree"}
 # The played hand of docs/record-format.md's example: W 100s made, NS 62 + belote, EW 100.

@@ -54,7 +54,7 @@ def tiny_set(tmp_path_factory):
 
 
 def test_evaluate_end_to_end_report_and_picture(tiny_set, tmp_path):
-    done = subprocess.run([sys.executable, "-m", "web_dashboard.main", "vision", "evaluate", "--dataset",
+    done = subprocess.run([sys.executable, "-m", "commands.main", "vision", "evaluate", "--dataset",
                            str(tiny_set), "--out", str(tmp_path / "ev"), "--rendered", "0", "--json"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -71,7 +71,7 @@ def test_evaluate_end_to_end_report_and_picture(tiny_set, tmp_path):
 
 
 def test_missing_dataset_is_exit_2_with_what_to_do(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "web_dashboard.main", "vision", "evaluate", "--dataset",
+    done = subprocess.run([sys.executable, "-m", "commands.main", "vision", "evaluate", "--dataset",
                            str(tmp_path / "none"), "--out", str(tmp_path / "ev")],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.table import TableLayout, locate_table, recheck
+from calibration.table_plane import TableLayout, locate_table, recheck
 from calibration.zones import default_zones
 from referee.cards import card_name, parse_cards
 from referee.observations import CardSeen, ZoneCleared
@@ -135,7 +135,7 @@ def test_render_calibrate_watch_from_the_command_line(tmp_path, capsys):
     import json
 
     from vision.deck import Deck
-    from web_dashboard.main import main
+    from commands.main import main
 
     clip, profile = tmp_path / "clip", tmp_path / "profile"
     assert main(["vision", "render", "--out", str(clip), "--size", "1280x720", "--fps", "15",

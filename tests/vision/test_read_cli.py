@@ -31,7 +31,7 @@ def _file_name(card: int) -> str:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "web_dashboard.main", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "commands.main", *args], capture_output=True, text=True,
                           timeout=300)
 
 

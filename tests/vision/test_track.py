@@ -4,7 +4,7 @@ on any cloth; votes resolve or refuse; a hand resting on the table is not a card
 import numpy as np
 import pytest
 
-from calibration.table import TableLayout, locate_table
+from calibration.table_plane import TableLayout, locate_table
 from calibration.zones import default_zones
 from referee.cards import parse_cards
 from vision.faces import builtin_faces

@@ -10,9 +10,10 @@ import threading
 import pytest
 
 from web_dashboard.accounts import Accounts
-from web_dashboard.app import Dashboard, create_app
+from web_dashboard.app import create_app
+from web_dashboard.board import Dashboard
 from web_dashboard.hub import Hub
-from web_dashboard.tables import LiveTable
+from web_dashboard.room import LiveTable
 
 from referee.table import TableReferee
 

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
     (["run", "--profile", "/nonexistent/profile"], "is not a table profile"),
 ])
 def test_bad_start_says_what_to_fix_and_exits_2(tmp_path, args, says):
-    done = subprocess.run([sys.executable, "-m", "web_dashboard.main", *args, "--port", "0",
+    done = subprocess.run([sys.executable, "-m", "commands.main", *args, "--port", "0",
                            "--instance", str(tmp_path / "var")], cwd=ROOT, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 2, done.stderr

@@ -15,7 +15,8 @@ from referee.demo import play_demo_game
 from referee.game import Game
 from referee.store import import_record
 from web_dashboard.accounts import Accounts
-from web_dashboard.app import Dashboard, create_app
+from web_dashboard.app import create_app
+from web_dashboard.board import Dashboard
 from web_dashboard.hub import Hub
 from web_dashboard.table_runner import add_table
 

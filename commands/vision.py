@@ -1,32 +1,25 @@
-"""``belote-table vision ...``: reading cards in photos, and measuring it.
+"""``belote-table vision ...``: reading cards in photos and measuring it, watching
+a table through its camera, rendering a simulated one.
 
-Each sub-command is added by one ``add_*`` function listed in ``SUBCOMMANDS``;
-another part adds its own by appending one ``"module:function"`` line there
-(the function receives the group's subparsers). Heavy imports (OpenCV) happen
-inside the handlers, so the dispatcher starts fast.
+Heavy imports (OpenCV) happen inside the handlers, so the dispatcher starts fast.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
+from pathlib import Path
 
-#: ``"module:function"`` adding one ``vision`` sub-command each, in ``--help`` order.
-SUBCOMMANDS = (
-    "vision.cli:add_recognize",
-    "vision.cli:add_evaluate",
-    "vision.cli:add_watch",
-    "vision.cli:add_render",
-)
+from .output import fail, say
 
 
-def register(subparsers) -> None:
-    from referee.cli import add_plugged_group
-
-    add_plugged_group(subparsers, "vision", SUBCOMMANDS, help="find and read cards in images",
-                      description="Find and read cards in images.")
+def register(subparsers: argparse._SubParsersAction) -> None:
+    group = subparsers.add_parser("vision", help="find and read cards in images",
+                                  description="Find and read cards in images.")
+    sub = group.add_subparsers(dest="vision_command", metavar="SUBCOMMAND", required=True)
+    for add in (add_recognize, add_evaluate, add_watch, add_render):
+        add(sub)
 
 
 def add_recognize(sub) -> None:
@@ -45,14 +38,13 @@ def add_recognize(sub) -> None:
 def _recognize(args: argparse.Namespace) -> int:
     import cv2
 
-    from .deck import Deck, DeckError
-    from .recognize import recognize
+    from vision.deck import Deck, DeckError
+    from vision.recognize import recognize
 
     try:
         deck = Deck.load(args.deck)
     except DeckError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc))
     if deck.partial_note():
         print(deck.partial_note(), file=sys.stderr)
     status = 0
@@ -92,28 +84,18 @@ def add_evaluate(sub) -> None:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from .evaluate import EvaluationError, format_table, run_evaluation
+    from vision.evaluate import EvaluationError, format_table, run_evaluation
 
     try:
         report = run_evaluation(args.dataset, args.out, limit=args.limit, rendered_per_card=args.rendered,
                                 progress=lambda m: print(m, file=sys.stderr, flush=True))
     except EvaluationError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc))
     print(json.dumps(report) if args.json else format_table(report), flush=True)
     return 0
 
 
-# -- watching a table, rendering one (handlers in vision.pipeline and vision.render) ----------
-
-def lazy(target: str):
-    """A handler (``"module:function"``) that imports its OpenCV-heavy module only when
-    the command runs; the ``calibrate`` group uses it too."""
-    def handler(args):
-        module, function = target.split(":")
-        return getattr(importlib.import_module(module), function)(args)
-    return handler
-
+# -- watching a table, rendering one --------------------------------------------------------
 
 def add_watch(sub) -> None:
     p = sub.add_parser("watch", help="watch a table and print what the camera observes",
@@ -125,7 +107,7 @@ def add_watch(sub) -> None:
     p.add_argument("--thumbnails", metavar="DIR", help="save the face each observation was read from")
     p.add_argument("--live", action="store_true", help="drop frames like a live camera, even for a file")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
-    p.set_defaults(func=lazy("vision.pipeline:command_watch"))
+    p.set_defaults(func=_watch)
 
 
 def add_render(sub) -> None:
@@ -140,4 +122,74 @@ def add_render(sub) -> None:
     p.add_argument("--tilt", type=float, default=20.0, help="camera tilt from straight down, degrees")
     p.add_argument("--french", action="store_true", help="French indices R D V")
     p.add_argument("--four-colour", action="store_true", help="four-colour suits")
-    p.set_defaults(func=lazy("vision.render:command"))
+    p.set_defaults(func=_render)
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """Observations, one per line, as the camera makes them."""
+    from calibration.profile import ProfileError, TableProfile
+    from vision.capture import Capture, CaptureError
+    from vision.deck import Deck, DeckError
+    from vision.pipeline import FrameSizeError, Pipeline, observation_json
+
+    profile = TableProfile(args.profile)
+    try:
+        profile.view()                         # the table first: without it nothing else matters
+        deck = Deck.load(args.deck or profile.deck_dir())
+        pipeline = Pipeline.from_profile(profile, deck, thumbnails=args.thumbnails)
+        cap = Capture(args.source, live=args.live or None)
+    except (ProfileError, DeckError, CaptureError) as exc:
+        return fail(str(exc))
+    if deck.partial_note():
+        say(deck.partial_note())
+    with cap:
+        try:
+            for frame in cap:
+                if frame.index % 300 == 0:
+                    say(f"frame {frame.index} (t={frame.t:.1f} s, {cap.dropped} dropped)")
+                for obs in pipeline.process(frame.t, frame.image):
+                    o = observation_json(obs)
+                    text = json.dumps(o) if args.json else " ".join(f"{k}={v}" for k, v in o.items() if k != "evidence")
+                    print(text, flush=True)
+        except (FrameSizeError, CaptureError) as exc:    # another resolution; a camera gone silent
+            return fail(str(exc))
+    return 0
+
+
+def _render(args: argparse.Namespace) -> int:
+    """A rendered game clip (a video, or a folder of PNG frames) and its truth beside it."""
+    import cv2
+
+    from referee.cards import card_name
+    from vision.faces import builtin_faces
+    from vision.render import SceneRenderer, TableScene, demo_script
+
+    w, h = (int(v) for v in args.size.lower().split("x"))
+    scene = TableScene.square(size=(w, h), tilt_deg=args.tilt)
+    renderer = SceneRenderer(builtin_faces(french=args.french, four_colour=args.four_colour), scene,
+                             seed=args.seed, size=(w, h))
+    out = Path(args.out)
+    if out.suffix:
+        writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), args.fps, (w, h))
+        if not writer.isOpened():
+            return fail(f"cannot write {out}: use .mp4 or .avi, or a folder name for PNG frames")
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+        writer = None
+    n = 0
+    for n, (t, frame) in enumerate(renderer.frames(demo_script(args.seed, args.tricks), args.fps)):
+        if writer is not None:
+            writer.write(frame)
+        else:
+            cv2.imwrite(str(out / f"{n:05d}.png"), frame)
+        if n % 100 == 0:
+            say(f"frame {n} (t={t:.1f} s)")
+    if writer is not None:
+        writer.release()
+    truth = out.with_suffix(".truth.json") if out.suffix else out / "truth.json"
+    truth.write_text(json.dumps([{"kind": x.kind, "zone": x.zone, "card": card_name(x.card) if x.card is not None else None,
+                                  "t_rest": round(x.t_rest, 3), "t_still": round(x.t_still, 3)}
+                                 for x in renderer.truth], indent=1) + "\n")
+    print(out)
+    say(f"{n + 1} frames; what happened is in {truth}")
+    return 0

@@ -1,4 +1,6 @@
-"""``belote-table referee ...`` (legal, check, profiles) and the terminal ``demo``.
+"""``belote-table referee ...``: the rules engine on its own (legal, check,
+profiles) and the terminal ``demo``; the table referee's own sub-commands
+(simulate, ingest, export) are added from :mod:`commands.table`.
 
 Results go to stdout, everything meant for a person to stderr; bad input exits
 2 with a message that says what to fix (a record's errors name the line).
@@ -9,21 +11,10 @@ matters, so the commands start fast.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 
-
-def add_plugged_group(subparsers: argparse._SubParsersAction, name: str, entries: tuple[str, ...],
-                      **parser_kwargs) -> None:
-    """A command group whose sub-commands other parts plug in: each entry of
-    ``entries`` is ``"module:function"``, a function that adds one sub-command
-    (``calibrate`` gathers vision's, calibration's and the bridge's this way)."""
-    group = subparsers.add_parser(name, **parser_kwargs)
-    sub = group.add_subparsers(dest=f"{name}_command", metavar="SUBCOMMAND", required=True)
-    for entry in entries:
-        module, function = entry.split(":")
-        getattr(importlib.import_module(module), function)(sub)
+from .output import fail
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,10 +45,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     profiles.add_argument("--json", action="store_true", help="one JSON object: profile -> options and notes")
     profiles.set_defaults(func=_profiles)
 
-    # The terminal demo; the top-level `belote-table demo` is the dashboard's (web_dashboard/cli.py).
+    # The terminal demo; the top-level `belote-table demo` is the dashboard's (commands/web.py).
     _demo_args(sub.add_parser("demo", help="play a seeded simulated game in the terminal",
                               description=_DEMO_TEXT))
-    from .table_cli import register_referee   # the table referee's simulate, ingest, export
+    from .table_referee import register_referee   # the table referee's simulate, ingest, export
     register_referee(sub)
 
 
@@ -79,16 +70,11 @@ def _rules_args(parser: argparse.ArgumentParser) -> None:
                         help="override a rule option, e.g. --option undertrump=must (repeatable)")
 
 
-def _fail(message: str) -> int:
-    print(f"belote-table: {message}", file=sys.stderr)
-    return 2
-
-
 def _legal(args: argparse.Namespace) -> int:
-    from .cards import CardError, card_name, parse_cards
-    from .play import PlayError, cards_in_order, legal_cards
-    from .rules import RulesError, parse_overrides, profile
-    from .tables import parse_trump
+    from referee.cards import CardError, card_name, parse_cards
+    from referee.play import PlayError, cards_in_order, legal_cards
+    from referee.rules import RulesError, parse_overrides, profile
+    from referee.tables import parse_trump
 
     try:
         options = profile(args.rules, **parse_overrides(args.option))
@@ -99,7 +85,7 @@ def _legal(args: argparse.Namespace) -> int:
             raise PlayError("the hand lists the same card twice")
         mask = legal_cards(options, trump, trick, hand)
     except (CardError, RulesError, PlayError) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     print(" ".join(card_name(c) for c in cards_in_order(mask, hand)))
     if args.explain:
         for line in _why_illegal(options, trump, trick, hand, mask):
@@ -110,9 +96,9 @@ def _legal(args: argparse.Namespace) -> int:
 def _why_illegal(options, trump: int, trick: list[int], hand: list[int], legal: int) -> list[str]:
     """One line per illegal card of ``hand``: the rule and the play engine's sentence, with the
     player to play seated at S and the trick's players before them."""
-    from .cards import card_name, mask_of
-    from .play import HandPlay
-    from .seats import SOUTH
+    from referee.cards import card_name, mask_of
+    from referee.play import HandPlay
+    from referee.seats import SOUTH
 
     step = 1 if options.clockwise else 3
     leader = (SOUTH - len(trick) * step) & 3
@@ -132,15 +118,16 @@ def _why_illegal(options, trump: int, trick: list[int], hand: list[int], legal: 
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .game import Game
-    from .record import RecordError, read_lines, read_record
+    from referee.game import Game
+    from referee.record import RecordError, read_lines, read_record
+    from referee.scoresheet import scoresheet_text
 
     source = "<stdin>" if args.record == "-" else args.record
     try:
         events = read_lines(sys.stdin.read().splitlines(), source) if args.record == "-" else read_record(source)
         game = Game.from_events(events, source)
     except RecordError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     if game.phase in ("auction", "play"):
         where = "the auction" if game.phase == "auction" else f"trick {game.play.trick_number}"
         print(f"{source}: the record ends during hand {game.hand_number} ({where}); "
@@ -154,49 +141,10 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if args.strict and violations else 0
 
 
-def scoresheet_text(game, title: str = "") -> str:
-    """A per-hand table of a game, for terminals."""
-    from .seats import SEAT_NAMES
-
-    seats = " ".join(f"{s} {game.seats[s]}" for s in SEAT_NAMES if s in game.seats)
-    lines = [f"{title}{' — ' if title else ''}{game.rules}" + (f" ({seats})" if seats else "")]
-    lines.append(f"{'#':>3}  {'dealer':6}  {'contract':14}  {'result':8}  {'card pts':>9}  {'score':>11}  "
-                 f"{'total':>11}")
-    ns = ew = 0
-    for r in game.results:
-        c = r.contract
-        contract = "-" if c is None else (f"{SEAT_NAMES[c.taker]} {c.call}"
-                                          + ({2: " x2", 4: " x4"}.get(c.counter, f" x{c.counter}")
-                                             if c.counter > 1 else ""))
-        result = r.result + (" capot" if r.capot else "")
-        ns, ew = ns + r.score[0], ew + r.score[1]
-        points = f"{r.card_points[0]}-{r.card_points[1]}" if c else ""
-        lines.append(f"{r.number:>3}  {SEAT_NAMES[r.dealer]:6}  {contract:14}  {result:8}  {points:>9}  "
-                     f"{r.score[0]:>5}-{r.score[1]:<5}  {ns:>5}-{ew:<5}")
-        extras = []
-        if any(r.belote):
-            extras.append("belote " + " ".join(f"{t} {p}" for t, p in zip(("NS", "EW"), r.belote) if p))
-        if any(r.declarations):
-            extras.append("declarations " + " ".join(f"{t} {p}" for t, p in zip(("NS", "EW"), r.declarations) if p))
-        if any(r.held):
-            extras.append("litige held " + " ".join(f"{t} {p}" for t, p in zip(("NS", "EW"), r.held) if p))
-        if r.penalty is not None:
-            extras.append(f"penalty: {SEAT_NAMES[r.penalty]}'s side loses the hand")
-        if extras:
-            lines.append(f"{'':5}{'; '.join(extras)}")
-        for v in r.violations:
-            where = f"trick {v.trick}" if v.trick else "auction" if v.call else "deal"
-            lines.append(f"{'':5}! {where}: {v.rule}: {v.message}")
-    t = game.totals
-    winner = "NS" if game.winner == 0 else "EW" if game.winner == 1 else ("drawn" if game.over else "none yet")
-    lines.append(f"totals NS {t[0]}  EW {t[1]}  winner: {winner}")
-    return "\n".join(lines)
-
-
 def _profiles(args: argparse.Namespace) -> int:
     import textwrap
 
-    from .rules import PROFILE_NOTES, PROFILES, Options, option_choices
+    from referee.rules import PROFILE_NOTES, PROFILES, Options, option_choices
 
     if args.json:
         print(json.dumps({name: {"options": opts.as_dict(), "notes": PROFILE_NOTES[name]}
@@ -222,14 +170,14 @@ def _show(value) -> str:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from .demo import play_demo_game, print_game
-    from .record import write_record
-    from .rules import RulesError, profile
+    from referee.demo import play_demo_game, print_game
+    from referee.record import write_record
+    from referee.rules import RulesError, profile
 
     try:
         profile(args.rules)
     except RulesError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     print(f"playing a seeded game (seed {args.seed}, {args.rules})...", file=sys.stderr)
     events = play_demo_game(seed=args.seed, rules=args.rules, max_hands=args.hands or None)
     if args.record:

@@ -3,8 +3,9 @@
 ``belote-table calibrate tags --port URL --out DIR`` asks for each of the 32
 cards in turn ("place 7♠ on antenna 0"), reads the tag that appears, refuses a
 tag already enrolled as another card (one UID must never mean two cards),
-asks again after a misread or a silence, and rewrites ``DIR/tags.csv`` after
-every card, so an interrupted session resumes where it stopped.
+asks again after a misread or a silence, and hands the whole enrolment to
+``save`` after every card (the command saves it as the profile's ``tags.csv``),
+so an interrupted session resumes where it stopped.
 
 It talks to the table through the same :class:`~firmware_bridge.bridge.Bridge`
 as the referee does, so a flaky cable during enrolment is survived the same way;
@@ -16,13 +17,12 @@ from __future__ import annotations
 import queue
 import sys
 import time
-from pathlib import Path
 from typing import Callable, Optional
 
-from firmware_bridge.bridge import Bridge, TableCodec
-from firmware_bridge.mapping import TAGS_FILE, ProfileError, load_tags, write_tags
-from firmware_bridge.session import LinkEvent, TagEvent
 from referee.cards import card_name, pretty
+
+from .bridge import Bridge, TableCodec
+from .session import LinkEvent, TagEvent
 
 
 class EnrolmentAborted(RuntimeError):
@@ -92,19 +92,15 @@ class _Wizard:
                 return event.uid
 
 
-def enrol_tags(url: str, out_dir: Path, *, antenna: int = 0, timeout_s: float = 30.0,
-               attempts: int = 3, restart: bool = False, say: Callable = _say,
+def enrol_tags(url: str, enrolled: dict, save: Callable[[dict], None], path: str, *, antenna: int = 0,
+               timeout_s: float = 30.0, attempts: int = 3, say: Callable = _say,
                silence_s: float = 3.0, codec_factory: Callable = TableCodec) -> dict:
-    """Run the wizard; returns UID -> card for the whole deck, as written to ``out_dir/tags.csv``."""
-    path = Path(out_dir) / TAGS_FILE
-    enrolled: dict = {}
-    if path.exists() and not restart:
-        try:
-            enrolled = load_tags(path)
-        except ProfileError as exc:
-            raise EnrolmentAborted(f"{exc} (or start over with --restart)") from exc
-        if enrolled:
-            say(f"resuming: {len(set(enrolled.values()))} card(s) already in {path}")
+    """Run the wizard from ``enrolled`` (UID -> card, the cards already done);
+    returns UID -> card for the whole deck. ``save(enrolled)`` runs after every
+    card; ``path`` is where it saves, for the messages."""
+    enrolled = dict(enrolled)
+    if enrolled:
+        say(f"resuming: {len(set(enrolled.values()))} card(s) already in {path}")
     events: queue.Queue = queue.Queue()
     bridge = Bridge(url, silence_s=silence_s, codec_factory=codec_factory).start(events.put)
     wizard = _Wizard(events, antenna, timeout_s, say)
@@ -134,7 +130,7 @@ def enrol_tags(url: str, out_dir: Path, *, antenna: int = 0, timeout_s: float = 
                                        f"to resume")
             enrolled[uid] = card
             done.add(card)
-            write_tags(path, enrolled)
+            save(enrolled)
             say(f"  {pretty(card)} = {uid}; take it off")
         say(f"all 32 cards enrolled in {path}")
         return enrolled

@@ -1,6 +1,8 @@
-"""``belote-table bridge ...`` and ``belote-table calibrate tags``.
+"""``belote-table bridge ...``: watch the table's RFID readers, or simulate them.
 
-Kept light at import time: serial and the bridge load inside the handlers.
+The handlers compose the parts: the tag and antenna maps come from the table
+profile (``calibration.profile``), the link is ``firmware_bridge``'s. Kept
+light at import time: serial and the bridge load inside the handlers.
 """
 
 from __future__ import annotations
@@ -8,6 +10,8 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+
+from .output import fail, say
 
 #: ``--reader`` choices: the table's board, or one off-the-shelf reader per port (adapters.py).
 READERS = ("table", "uid-lines", "pn532")
@@ -47,45 +51,22 @@ def register(subparsers) -> None:
     sim.set_defaults(func=_simulate)
 
 
-def register_calibrate(calibrate_subparsers) -> None:
-    """Adds ``calibrate tags`` to the ``calibrate`` group that ``calibration/cli.py`` owns."""
-    tags = calibrate_subparsers.add_parser(
-        "tags", help="enrol a deck's RFID tags, card by card",
-        description="Asks for each of the 32 cards in turn, reads its tag, refuses a tag already "
-                    "enrolled, retries misreads, and writes DIR/tags.csv after every card "
-                    "(run it again to resume).")
-    tags.add_argument("--port", required=True, metavar="URL", help="the table's serial port (pyserial URL)")
-    tags.add_argument("--out", required=True, type=Path, metavar="DIR", help="the table profile directory")
-    tags.add_argument("--antenna", type=int, default=0, help="the antenna to lay each card on (default 0)")
-    tags.add_argument("--timeout", type=float, default=30.0, metavar="S",
-                      help="seconds to wait for each card before asking again (default 30)")
-    tags.add_argument("--restart", action="store_true", help="forget the cards already in tags.csv")
-    tags.add_argument("--reader", default="table", choices=READERS,
-                      help="'table' (default), or a single off-the-shelf reader: 'uid-lines', 'pn532'")
-    tags.set_defaults(func=_calibrate_tags)
-
-
-def _error(message: str) -> int:
-    print(f"belote-table: {message}", file=sys.stderr)
-    return 2
-
-
 def _monitor(args) -> int:
     import queue
 
-    from .bridge import Bridge
-    from .mapping import ProfileError, load_map
-    from .protocol import BAD_KINDS
-    from .session import DeviceNote, LinkEvent
+    from calibration.profile import ProfileError
+    from firmware_bridge.bridge import Bridge
+    from firmware_bridge.protocol import BAD_KINDS
+    from firmware_bridge.session import DeviceNote, LinkEvent
 
     try:
-        table = load_map(args.profile)
+        table = table_map(args.profile)
     except ProfileError as exc:
-        return _error(str(exc))
+        return fail(str(exc))
     if args.reader == "table" and len(args.port) != 1:
-        return _error("the table's board uses one port: give --port once (or name an off-the-shelf --reader)")
+        return fail("the table's board uses one port: give --port once (or name an off-the-shelf --reader)")
     events: queue.Queue = queue.Queue()
-    bridges = [Bridge(url, table, silence_s=args.silence, codec_factory=_codec_factory(args.reader, antenna))
+    bridges = [Bridge(url, table, silence_s=args.silence, codec_factory=codec_factory(args.reader, antenna))
                .start(events.put) for antenna, url in enumerate(args.port)]
     print(f"bridge: watching {', '.join(args.port)}; Ctrl-C to stop", file=sys.stderr)
     try:
@@ -109,10 +90,22 @@ def _monitor(args) -> int:
                   f"bad frames: {bad or 'none'}", file=sys.stderr)
 
 
-def _codec_factory(reader: str, antenna: int):
+def table_map(profile_dir: Path | None):
+    """The bridge's tag -> card and antenna -> zone maps, from a table profile
+    (none: every card and zone is reported as unknown)."""
+    from calibration.profile import TableProfile
+    from firmware_bridge.mapping import TableMap
+
+    if profile_dir is None:
+        return TableMap()
+    profile = TableProfile.existing(profile_dir)
+    return TableMap(cards=profile.tags(), zones=profile.antennas())
+
+
+def codec_factory(reader: str, antenna: int):
     """What the bridge talks through: the table's protocol, or an adapter for one reader as ``antenna``."""
-    from .adapters import Pn532Codec, UidLineCodec
-    from .bridge import TableCodec
+    from firmware_bridge.adapters import Pn532Codec, UidLineCodec
+    from firmware_bridge.bridge import TableCodec
 
     adapter = {"table": None, "uid-lines": UidLineCodec, "pn532": Pn532Codec}[reader]
     return TableCodec if adapter is None else (lambda: adapter(antenna))
@@ -131,15 +124,18 @@ def _tag_line(event) -> str:
 def _simulate(args) -> int:
     import time
 
-    from .virtual_table import VirtualTable, parse_script, write_profile
+    from calibration.profile import TableProfile
+    from firmware_bridge.virtual_table import VirtualTable, parse_script
 
     try:
         script = parse_script(args.script.read_text(encoding="utf-8")) if args.script else []
     except (OSError, ValueError) as exc:
-        return _error(f"{args.script}: {exc}")
+        return fail(f"{args.script}: {exc}")
     table = VirtualTable()
     if args.profile_out:
-        write_profile(args.profile_out, table.tags)
+        profile, rfid = TableProfile(args.profile_out), table.table_map()
+        profile.save_tags(rfid.cards)
+        profile.save_antennas(rfid.zones)
         print(f"simulate: wrote tags.csv and antennas.csv in {args.profile_out}", file=sys.stderr)
     print(table.start(), flush=True)
     print("simulate: table up; open the path above with 'belote-table bridge monitor --port PATH'",
@@ -151,15 +147,3 @@ def _simulate(args) -> int:
             time.sleep(3600)
     finally:
         table.stop()
-
-
-def _calibrate_tags(args) -> int:
-    from calibration.tags import EnrolmentAborted, enrol_tags
-
-    try:
-        enrol_tags(args.port, args.out, antenna=args.antenna, timeout_s=args.timeout, restart=args.restart,
-                   codec_factory=_codec_factory(args.reader, args.antenna))
-    except EnrolmentAborted as exc:
-        return _error(str(exc))
-    return 0
-

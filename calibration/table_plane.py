@@ -171,36 +171,3 @@ def recheck(image: np.ndarray, view: TableView, tolerance_px: float = 4.0) -> Re
     shift = float(np.median(shifts))
     moved = sum(s > tolerance_px for s in shifts) >= 2
     return Recheck("moved" if moved else "ok", shift, len(common))
-
-
-def command(args) -> int:
-    """``belote-table calibrate table --source S --profile DIR``: homography from the corner markers,
-    default zones if none yet, and the zones preview picture."""
-    import json
-    import sys
-
-    from vision.capture import CaptureError, first_still_frame
-
-    from .profile import PREVIEW_FILE, ProfileError, TableProfile
-    from .zones import draw_zones
-
-    profile = TableProfile(args.profile)
-    try:
-        layout = TableLayout(args.width_mm, args.height_mm or args.width_mm, args.marker_mm) if args.width_mm \
-            else profile.layout()
-        image = first_still_frame(args.source)
-        view = locate_table(image, layout, profile.camera())
-        profile.save_table(layout, view)
-        zones = profile.zones()
-        if not profile.path("zones.json").exists():
-            profile.save_zones(zones)
-    except (CalibrationError, CaptureError, ProfileError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    preview = profile.path(PREVIEW_FILE)
-    cv2.imwrite(str(preview), draw_zones(image, view, zones, layout))
-    print(json.dumps({"profile": str(profile.dir), "markers": sorted(view.markers_px), "error_mm": round(view.error_mm, 2),
-                      "preview": str(preview)}))
-    print(f"table calibrated from {len(view.markers_px)} markers (error {view.error_mm:.2f} mm); "
-          f"check the zones in {preview}", file=sys.stderr)
-    return 0

@@ -1,39 +1,23 @@
-"""Deck enrolment as a calibration step: from a folder of photos, or card by
-card from a live camera.
+"""Deck enrolment card by card from a live camera: which card to show next,
+progress, and the deck written into the table profile when every card has
+been seen.
 
 The recognition core (``vision.deck``) turns one shot into a rectified face
-or a refusal; this module runs the session around it: which card to show
-next, progress, and the deck written into the table profile when every card
-has been seen.
+or a refusal (``enrol_deck`` does a whole folder of photos at once); this
+module runs the session around it.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
 
-from referee.cards import CARD_NAMES, card_name
-from vision.deck import Deck, DeckError, Refusal, enrol_deck, enrolment_sample
+from referee.cards import card_name
 
-
-def enrol_from_directory(images: str | Path, out: str | Path, partial: bool = False,
-                         progress: Callable[[str], None] = lambda m: print(m, file=sys.stderr, flush=True)) -> int:
-    """``calibrate deck``: exit 0 when written, 2 when the photos cannot make a deck."""
-    try:
-        deck, problems = enrol_deck(images, out, progress=progress, require_all=not partial)
-    except DeckError as exc:
-        progress(f"error: {exc}")
-        return 2
-    for problem in problems:
-        progress(f"warning: {problem}")
-    missing = deck.missing()
-    tail = f"; never read (no photo): {', '.join(CARD_NAMES[c] for c in missing)}" if missing else ""
-    progress(f"deck written to {out}: {len(deck.cards)} cards{tail}")
-    return 0
+from .deck import Deck, DeckError, Refusal, enrolment_sample
 
 
 @dataclass
@@ -80,7 +64,7 @@ class LiveEnrolment:
         return Verdict(True, card, f"{card_name(card)} enrolled ({len(self.order) - remaining + 1}/{len(self.order)}){follow}", remaining - 1)
 
     def finish(self, out: str | Path) -> Deck:
-        from vision.read import choose_abstention
+        from .read import choose_abstention
 
         if not self.done:
             missing = ", ".join(card_name(c) for c in self.order if c not in self.faces)

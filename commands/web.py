@@ -18,6 +18,8 @@ import argparse
 from pathlib import Path
 from typing import Callable
 
+from .output import say
+
 
 def _web_options(parser: argparse.ArgumentParser, instance: str) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -61,14 +63,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _settings(args: argparse.Namespace, demo: bool = False):
-    from .launch import Settings
+    from web_dashboard.launch import Settings
 
     return Settings(host=args.host, port=args.port, instance=args.instance,
                     broadcast_delay=args.broadcast_delay, public=args.public, demo_password=demo)
 
 
 def _seats(text: str) -> dict:
-    from .launch import SetupError
+    from web_dashboard.startup import SetupError
 
     names = [n.strip() for n in text.split(",")] if text else []
     if names and len(names) != 4:
@@ -79,7 +81,8 @@ def _seats(text: str) -> dict:
 def _start(args: argparse.Namespace, prepare: Callable[[], Callable], demo: bool = False) -> int:
     """Check the options (``prepare`` returns what adds the tables), then serve
     until stopped; a start-up problem is said on stderr and exits 2."""
-    from .launch import SetupError, launch, say
+    from web_dashboard.launch import launch
+    from web_dashboard.startup import SetupError
 
     try:
         add_tables = prepare()
@@ -91,8 +94,8 @@ def _start(args: argparse.Namespace, prepare: Callable[[], Callable], demo: bool
 
 def _demo(args: argparse.Namespace) -> int:
     def prepare() -> Callable:
-        from .demo_table import simulate_demo
-        from .table_runner import demo_tables
+        from web_dashboard.demo_table import simulate_demo
+        from web_dashboard.table_runner import demo_tables
 
         sim = simulate_demo(args.seed, args.rules, args.speed)
         return lambda board: demo_tables(board, args, sim)
@@ -101,7 +104,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     def prepare() -> Callable:
-        from .table_runner import real_table
+        from web_dashboard.table_runner import real_table
 
         seats = _seats(args.seats)
         return lambda board: real_table(board, args, seats)
@@ -110,7 +113,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     def prepare() -> Callable:
-        from .table_runner import console_tables
+        from web_dashboard.table_runner import console_tables
 
         seats = _seats(args.seats)
         return lambda board: console_tables(board, args.tables, args.rules, seats)

@@ -54,6 +54,7 @@ class LiveTable:
         self.clock = clock or (lambda: round(time.monotonic() - start, 3))
         self._last_obs = -TICK_FOR
         self.thumbnails: dict[int, str] = {}      # observation id -> thumbnail file name
+        self.sensors: list[Any] = []              # what feeds it (``referee.sensors.Sensor``), for their health
         self.console_cards: set[tuple[str, int]] = set()   # (zone, card) entered at the console
         self._index_thumbnails()
 

@@ -21,6 +21,8 @@ import argparse
 import json
 import sys
 
+from .output import fail
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     sheet = subparsers.add_parser("scoresheet", help="a game's score sheet as CSV, JSON or a printable A4 PDF",
@@ -67,21 +69,16 @@ def register_referee(sub: argparse._SubParsersAction) -> None:
     export.set_defaults(func=_export)
 
 
-def _fail(message: str) -> int:
-    print(f"belote-table: {message}", file=sys.stderr)
-    return 2
-
-
 def _scoresheet(args: argparse.Namespace) -> int:
-    from .record import RecordError, read_lines, read_record
-    from .scoresheet import Scoresheet
+    from referee.record import RecordError, read_lines, read_record
+    from referee.scoresheet import Scoresheet
 
     try:
         lines = read_lines(sys.stdin.read().splitlines(), "<stdin>") if args.record == "-" \
             else read_record(args.record)
         sheet = Scoresheet.from_record(lines)
     except RecordError as exc:
-        return _fail(f"{exc} (fix the record, then run scoresheet again)")
+        return fail(f"{exc} (fix the record, then run scoresheet again)")
     data = sheet.render(args.format)
     if args.out:
         with open(args.out, "wb") as handle:
@@ -89,21 +86,21 @@ def _scoresheet(args: argparse.Namespace) -> int:
         print(f"wrote {args.out} ({len(sheet.rows)} hands, {args.format})", file=sys.stderr)
         return 0
     if args.format == "pdf" and sys.stdout.isatty():
-        return _fail("a PDF is not for a terminal: add --out sheet.pdf (or pipe it)")
+        return fail("a PDF is not for a terminal: add --out sheet.pdf (or pipe it)")
     sys.stdout.buffer.write(data)
     sys.stdout.flush()
     return 0
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from .simulate import FaultsError, parse_faults, run
+    from referee.simulate import FaultsError, parse_faults, run
 
     try:
         faults = parse_faults(args.faults)
     except FaultsError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     if args.hands < 1:
-        return _fail("--hands must be at least 1")
+        return fail("--hands must be at least 1")
 
     def progress(done: int, total: int) -> None:
         print(f"\rrefereed {done}/{total} hands", end="", file=sys.stderr, flush=True)
@@ -112,7 +109,7 @@ def _simulate(args: argparse.Namespace) -> int:
         m = run(args.hands, args.seed, faults, args.rules, progress=progress)
     except ValueError as exc:
         print(file=sys.stderr)
-        return _fail(str(exc))
+        return fail(str(exc))
     print(file=sys.stderr)
     d = m.as_dict()
     if args.json:
@@ -136,7 +133,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _ingest(args: argparse.Namespace) -> int:
-    from .store import StoreError, ingest_file
+    from referee.store import StoreError, ingest_file
 
     def progress(line: int) -> None:
         print(f"\ringested {line} lines", end="", file=sys.stderr, flush=True)
@@ -144,7 +141,7 @@ def _ingest(args: argparse.Namespace) -> int:
     try:
         referee = ingest_file(args.observations, args.store, args.rules, args.burst, progress)
     except (OSError, StoreError) as exc:
-        return _fail(f"{exc}")
+        return fail(f"{exc}")
     counts = referee.store.counts()
     referee.close()
     print(f"\r{counts['accepted']} observations accepted, {counts['rejected']} rejected, "
@@ -155,15 +152,15 @@ def _ingest(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .record import iter_lines
-    from .store import EventStore, StoreError
+    from referee.record import iter_lines
+    from referee.store import EventStore, StoreError
 
     if not Path(args.store).exists():
-        return _fail(f"{args.store} does not exist: give the path of a game store (.db)")
+        return fail(f"{args.store} does not exist: give the path of a game store (.db)")
     try:
         lines = EventStore(args.store).export_record()
     except StoreError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     text = "".join(iter_lines(lines))
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")

@@ -1,7 +1,7 @@
 """The ``belote-table`` command: one entry point, a sub-command per part.
 
-Each part keeps its own sub-commands in its ``cli.py`` (a ``register(subparsers)``
-function). Those modules import nothing heavy at the top, so ``belote-table
+Each command group is a module of this package with a ``register(subparsers)``
+function. Those modules import nothing heavy at the top, so ``belote-table
 referee legal`` starts without loading OpenCV or Flask.
 
 Exit codes: 0 success, 1 the check found a problem (e.g. violations when asked
@@ -15,8 +15,9 @@ import importlib
 import signal
 import sys
 
-#: Modules that add sub-commands, in the order ``--help`` lists them.
-PARTS = ("referee.cli", "referee.table_cli", "firmware_bridge.cli", "vision.cli", "calibration.cli", "web_dashboard.cli")
+#: The command groups, in the order ``--help`` lists them.
+PARTS = ("commands.referee", "commands.table_referee", "commands.bridge", "commands.vision", "commands.calibrate",
+         "commands.web")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,13 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="A card table that referees Belote live.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in PARTS:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:  # a real missing dependency, not a part not written yet
-                raise
-            continue
-        module.register(sub)
+        importlib.import_module(name).register(sub)
     return parser
 
 

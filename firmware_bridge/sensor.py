@@ -1,0 +1,54 @@
+"""The table's RFID readers as a sensor (``referee.sensors``): the bridge's
+tag edges and link changes become observations, and its health is what the
+console shows.
+
+The bridge keeps its own clock for the link's timing (heartbeats, backoff);
+the observations it hands over carry that clock, and the table that receives
+them stamps them with its own, so the camera's and the readers' reports are
+compared on one scale.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable, Optional
+
+from referee.cards import card_name
+from referee.observations import Observation
+from referee.sensors import SensorHealth
+
+from .bridge import Bridge, TableCodec
+from .mapping import TableMap
+from .session import LinkEvent, TagEvent
+
+
+class RfidSensor:
+    """``stop = RfidSensor("/dev/ttyACM0", table_map).start(on_observation)``."""
+
+    name = "rfid"
+
+    def __init__(self, url: str, table_map: Optional[TableMap] = None, silence_s: float = 3.0,
+                 codec_factory: Callable = TableCodec):
+        self.url = url
+        self.bridge = Bridge(url, table_map, silence_s=silence_s, codec_factory=codec_factory)
+        self._lock = threading.Lock()
+        self._state, self._detail, self._last = "starting", f"opening {url}", None
+
+    def start(self, on_observation: Callable[[Observation], None]) -> Callable[[], None]:
+        def on_event(event) -> None:
+            with self._lock:
+                if isinstance(event, LinkEvent):
+                    self._state, self._detail = event.state, event.detail
+                elif isinstance(event, TagEvent):
+                    what = card_name(event.card) if event.card is not None else f"tag {event.uid}"
+                    self._last = f"{what} {'on' if event.present else 'off'} {event.zone or f'antenna {event.antenna}'}"
+            to_observation = getattr(event, "to_observation", None)   # a DeviceNote is for people only
+            if to_observation is not None:
+                on_observation(to_observation())
+
+        self.bridge.start(on_event)
+        return self.bridge.stop
+
+    def health(self) -> SensorHealth:
+        with self._lock:
+            return SensorHealth(self.name, self._state, self._detail, last=self._last)
