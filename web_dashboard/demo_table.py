@@ -118,7 +118,8 @@ class DemoTable:
         if camera and not self.camera:
             say(f"demo: at --speed {speed:g} the camera is left out (RFID and console only)")
         self.sim_start = self.sim.observations[0].t - 2.0
-        self.wall_start = time.monotonic()
+        self.wall_start = 0.0
+        self._clock_runs = threading.Event()    # set once every sensor is ready to see the game
         table.clock = self.now
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -127,11 +128,21 @@ class DemoTable:
 
     # --- time ----------------------------------------------------------------------
     def now(self) -> float:
-        """The table's clock: simulated seconds."""
+        """The table's clock: simulated seconds. It stands still until the
+        camera is set up, so the game starts when every sensor can see it."""
+        if not self._clock_runs.is_set():
+            return round(self.sim_start, 3)
         return round(self.sim_start + (time.monotonic() - self.wall_start) * self.rate, 3)
+
+    def _start_clock(self) -> None:
+        self.wall_start = time.monotonic()
+        self._clock_runs.set()
 
     def _wait_until(self, t: float) -> bool:
         """Sleep until table time ``t``; False when stopping."""
+        while not self._clock_runs.wait(0.1):
+            if self._stop.is_set():
+                return False
         delay = (t - self.now()) / self.rate
         return not self._stop.wait(delay) if delay > 0 else not self._stop.is_set()
 
@@ -150,8 +161,10 @@ class DemoTable:
         self._spawn(self._assistant, "demo-assistant")
         if self.camera:
             self._spawn(self._start_camera, "demo-camera")
-            say(f"demo: camera video {FRAME_SIZE[0]}x{FRAME_SIZE[1]} at {FPS:g} fps into the vision pipeline")
+            say(f"demo: camera video {FRAME_SIZE[0]}x{FRAME_SIZE[1]} at {FPS:g} fps into the vision pipeline "
+                f"(the game starts once its deck is enrolled)")
         else:
+            self._start_clock()
             say("demo: RFID and console, no camera")
         return self.stop
 
@@ -246,7 +259,14 @@ class DemoTable:
         The camera is set up the way a club does it: the deck enrolled from
         each card lying alone on the table under that camera, the table
         calibrated from what the camera sees (its corner markers). That takes
-        a few seconds, so it runs here, off the start-up path."""
+        a few seconds, so it runs here, off the start-up path, and the table's
+        clock starts when it is done (or has failed: the game goes on without)."""
+        try:
+            self._film_the_game()
+        finally:
+            self._start_clock()
+
+    def _film_the_game(self) -> None:
         from calibration.table_plane import TableLayout, locate_table, recheck
         from calibration.zones import default_zones
         from vision.deck import deck_from_faces, warp_face
