@@ -10,7 +10,9 @@
 #include "txq.h"
 #include "wire.h"
 
-#define MAX_ANTENNAS 16
+#ifndef MAX_ANTENNAS
+#define MAX_ANTENNAS 16         /* a board passes its own count (the Mega: 9) to size its RAM */
+#endif
 #define FW_VERSION "1.0.0"
 
 struct table_config {
