@@ -20,6 +20,7 @@
 #define HB_MS 500           /* health counters every 0.5 s */
 #define SNAP_MS 5000        /* a SNAP every 5 s even unasked */
 #define ON_SCANS 2          /* a tag is present after 2 scans that read it */
-#define OFF_SCANS 3         /* and gone after 3 that do not */
+#define OFF_SCANS 6         /* and gone after 6 that do not: a reader missing a quarter of its reads
+                               makes a card flicker once a minute, not every second (bench/firmware.py) */
 
 #endif
