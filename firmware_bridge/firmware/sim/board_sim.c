@@ -19,8 +19,9 @@
  * measured peak (avr/stack_paint.c), sweeps; --min-free fails the run when
  * less than PCT % of the RAM was left at the stack's deepest.
  *
- * One correction to libsimavr 1.6, to keep cycle counts true: its UART
- * charges a parity bit that 8N1 does not send (11 bit times a byte instead of 10). */
+ * Two corrections to libsimavr 1.6, to keep cycle counts true: its UART
+ * charges a parity bit that 8N1 does not send and misses a U2X set after
+ * UBRR (fix_uart_timing), and it takes 100 us for any SPI byte (spdr_write). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
@@ -185,7 +186,9 @@ static void feed_uart(struct sim *s)
     s->to_uart_len -= i;
 }
 
-/* libsimavr 1.6 charges 11 bit times a byte; 8N1 takes 10. */
+/* libsimavr 1.6 times a byte when UBRR is written, ignoring a U2X set after
+ * it, and charges 11 bit times a byte where 8N1 takes 10: keep it at the
+ * UART's real 10 bit times, from UBRR0 and U2X0 as they are now. */
 static void fix_uart_timing(struct sim *s)
 {
     avr_io_t *io = s->avr->io_port;
@@ -195,8 +198,7 @@ static void fix_uart_timing(struct sim *s)
         avr_uart_t *u = (avr_uart_t *)io;
         unsigned ubrr = s->avr->data[0xC4] | (unsigned)(s->avr->data[0xC5] << 8);   /* UBRR0L/H */
         unsigned per_bit = (ubrr + 1) * ((s->avr->data[0xC0] & 0x02) ? 8u : 16u);    /* UCSR0A: U2X0 */
-        if (u->cycles_per_byte == per_bit * 11)
-            u->cycles_per_byte = per_bit * 10;
+        u->cycles_per_byte = per_bit * 10;
     }
 }
 
