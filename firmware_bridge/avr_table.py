@@ -103,6 +103,17 @@ class AvrTable(CardTable):
     # -- lifecycle --------------------------------------------------------------
     def start(self) -> str:
         """Power the board up; returns the port path to open."""
+        try:
+            self._launch()
+        except BaseException:
+            self.stop()
+            raise
+        with self._lock:
+            for uid, antenna in self._physical.items():
+                self._moved(uid, antenna)
+        return self.path
+
+    def _launch(self) -> None:
         for path in (self.elf, self.simulator):
             if not path.exists():
                 raise FirmwareMissing(f"{path} is missing: run 'make firmware'")
@@ -115,19 +126,17 @@ class AvrTable(CardTable):
         while self._control is None:
             if self._proc.poll() is not None:
                 raise FirmwareMissing(f"mega2560-sim exited: {self._proc.stderr.read().decode(errors='replace')}")
+            conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             try:
-                conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 conn.connect(self._socket_path)
-                conn.settimeout(10)
-                self._control = conn
             except (FileNotFoundError, ConnectionRefusedError):
+                conn.close()
                 if time.monotonic() > deadline:
                     raise FirmwareMissing("mega2560-sim did not open its control socket in 10 s") from None
                 time.sleep(0.02)
-        with self._lock:
-            for uid, antenna in self._physical.items():
-                self._moved(uid, antenna)
-        return self.path
+                continue
+            conn.settimeout(10)
+            self._control = conn
 
     def stop(self) -> None:
         if self._control is not None:

@@ -11,6 +11,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from referee.cards import parse_card
 
 from firmware_bridge.virtual_table import VirtualTable, write_profile
@@ -144,7 +146,9 @@ def test_monitor_runs_one_cheap_reader_per_zone(tmp_path):
             os.close(slave)
 
 
-def test_simulate_serves_a_scripted_table_that_monitor_can_watch(tmp_path):
+@pytest.mark.parametrize("board", ["python", "mega2560"])
+def test_simulate_serves_a_scripted_table_that_monitor_can_watch(tmp_path, board, request):
+    """The same script played by the Python model and by the real firmware on the simulated Mega."""
     from firmware_bridge.bridge import Bridge
     from firmware_bridge.mapping import load_map
 
@@ -152,8 +156,10 @@ def test_simulate_serves_a_scripted_table_that_monitor_can_watch(tmp_path):
 
     script = tmp_path / "hand.txt"
     script.write_text("# a deal then a play\ndeal S Jh 9h\nwait 0.3\nplay S Jh\n")
+    if board == "mega2560":
+        request.getfixturevalue("mega_build")
     proc = bridge_command("simulate", "--script", str(script), "--profile-out", str(tmp_path / "p"),
-                          "--step", "0.05")
+                          "--step", "0.05", "--board", board)
     try:
         path = Lines(proc.stdout).until(lambda l: True).strip()
         rec = Recorder()
