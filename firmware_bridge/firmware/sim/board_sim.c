@@ -23,7 +23,6 @@
  * charges a parity bit that 8N1 does not send and misses a U2X set after
  * UBRR (fix_uart_timing), and it takes 100 us for any SPI byte (spdr_write). */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
@@ -31,8 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,6 +39,7 @@
 #include <sim_avr.h>
 #include <sim_elf.h>
 
+#include "control.h"
 #include "scenario.h"
 #include "sim.h"
 
@@ -235,63 +233,6 @@ void sim_reset(struct sim *s, int power)
     s->uart_xoff = 0;
     s->boots++;
     sim_log(s, "boot", power ? "power-on" : "reset-pin");
-}
-
-/* -- the control socket ---------------------------------------------------------------- */
-
-struct control {
-    int listener, client;
-    char buf[4096];
-    size_t len;
-};
-
-static int control_open(struct control *c, const char *path)
-{
-    struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    if (strlen(path) >= sizeof addr.sun_path)
-        return -1;
-    strcpy(addr.sun_path, path);
-    unlink(path);
-    c->listener = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
-    c->client = -1;
-    return c->listener < 0 || bind(c->listener, (struct sockaddr *)&addr, sizeof addr) < 0 ||
-                   listen(c->listener, 1) < 0 ? -1 : 0;
-}
-
-/* Commands waiting on the socket, applied now; returns 1 on "end". */
-static int control_poll(struct control *c, struct sim *s)
-{
-    if (c->listener < 0)
-        return 0;
-    if (c->client < 0) {
-        c->client = accept4(c->listener, NULL, NULL, SOCK_NONBLOCK);
-        c->len = 0;
-        if (c->client < 0)
-            return 0;
-    }
-    ssize_t n = read(c->client, c->buf + c->len, sizeof c->buf - c->len - 1);
-    if (n == 0 || (n < 0 && errno != EAGAIN)) {
-        close(c->client);
-        c->client = -1;
-        return 0;
-    }
-    if (n > 0)
-        c->len += (size_t)n;
-    char *nl;
-    while ((nl = memchr(c->buf, '\n', c->len)) != NULL) {
-        *nl = '\0';
-        char reply[600];
-        enum scenario_result r = scenario_apply(s, c->buf, reply, sizeof reply);
-        size_t used = (size_t)(nl + 1 - c->buf);
-        memmove(c->buf, nl + 1, c->len - used);
-        c->len -= used;
-        strcat(reply, "\n");
-        if (write(c->client, reply, strlen(reply)) < 0)
-            return 0;
-        if (r == SCENARIO_END)
-            return 1;
-    }
-    return 0;
 }
 
 /* -- main ----------------------------------------------------------------------------------- */

@@ -12,18 +12,8 @@
 #include "../table.h"
 #include "../txq.h"
 #include "../wire.h"
+#include "check.h"
 
-static int failures, checks;
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        checks++;                                                          \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                    \
-            printf(__VA_ARGS__);                                           \
-            printf("\n");                                                  \
-        }                                                                  \
-    } while (0)
 
 /* -- a simulated reader ---------------------------------------------------- */
 /* ISO 14443-3 in brief: WUPA wakes IDLE and HALT tags, REQA only IDLE ones; the

@@ -18,18 +18,8 @@
 #include "../scan.h"
 #include "../table.h"
 #include "../sim/mfrc522_model.h"
+#include "check.h"
 
-static int failures, checks;
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        checks++;                                                          \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                    \
-            printf(__VA_ARGS__);                                           \
-            printf("\n");                                                  \
-        }                                                                  \
-    } while (0)
 
 /* -- the port, over the models ---------------------------------------------- */
 #define CHIPS 9
