@@ -5,16 +5,8 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../avr/board.h"
-
-static uint64_t wall_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
 
 static int parse_hex(const char *text, uint8_t *out, size_t max)
 {
@@ -35,8 +27,6 @@ static int parse_antenna(const char *text)
     long a = strtol(text, &end, 10);
     return *text && !*end && a >= 0 && a < ANTENNAS ? (int)a : -1;
 }
-
-static uint64_t now_ns(struct sim *s) { return (uint64_t)(sim_cycle(s) * NS_PER_CYCLE); }
 
 /* A tag leaves whatever field it was in. */
 static int lift(struct sim *s, const uint8_t *uid, uint8_t len)
@@ -63,7 +53,7 @@ enum scenario_result scenario_apply(struct sim *s, const char *command, char *re
         if (a < 0 || (len != 4 && len != 7 && len != 10))
             return FAIL("put <antenna 0-%d> <uid of 4, 7 or 10 bytes in hex>", ANTENNAS - 1);
         lift(s, uid, (uint8_t)len);
-        if (!mfrc522_model_place(&s->readers[a], uid, (uint8_t)len, now_ns(s)))
+        if (!mfrc522_model_place(&s->readers[a], uid, (uint8_t)len, sim_ns(s)))
             return FAIL("antenna %d holds %d tags already", a, MODEL_TAGS);
     } else if (strcmp(verb, "lift") == 0) {
         int len = parse_hex(arg1, uid, sizeof uid);
@@ -121,7 +111,7 @@ enum scenario_result scenario_apply(struct sim *s, const char *command, char *re
         s->to_uart_len += len;
         s->to_uart[s->to_uart_len++] = '\n';
     } else if (strcmp(verb, "sync") == 0) {
-        snprintf(reply, cap, "ok %llu", (unsigned long long)(now_ns(s) / 1000000ull));
+        snprintf(reply, cap, "ok %llu", (unsigned long long)(sim_ns(s) / 1000000ull));
     } else if (strcmp(verb, "end") == 0 || strcmp(verb, "quit") == 0) {
         return SCENARIO_END;
     } else {

@@ -42,7 +42,12 @@ struct sim {
     size_t line_len;
 };
 
+void sim_wire(struct sim *s, uint64_t seed);   /* readers, pins, UART hooked to a loaded AVR */
 uint64_t sim_cycle(const struct sim *s);   /* cycles since the simulator started */
+uint64_t sim_ns(const struct sim *s);
+uint64_t wall_ns(void);
+void sim_feed_uart(struct sim *s);         /* host bytes into the UART, as fast as it takes them */
+void sim_fix_uart_timing(struct sim *s);
 /* A reset of the AVR: `power` also restarts the readers (USB unplugged and
  * back); otherwise it is the reset pin (button, DTR, the host's RESET is a
  * watchdog reset the firmware does itself). */
