@@ -136,8 +136,9 @@ def run() -> None:
     print(f"\n   host: pty frame -> observation p50 {host50:.2f} ms, p99 {host99:.2f} ms (target p99 < 5 ms)")
     print(f"   end to end on a real table, card placed -> referee event, p99: firmware {empty99:.0f} ms "
           f"(empty table) to {dealt99:.0f} ms (beside a dealt hand) + USB up to ~{usb:.0f} ms + host "
-          f"{host99:.1f} ms = {empty99 + usb + host99:.0f} to {dealt99 + usb + host99:.0f} ms; "
-          f"the firmware's scan is {100 * dealt99 / (dealt99 + usb + host99):.0f} % of it")
+          f"{host99:.1f} ms = {empty99 + usb + host99:.0f} to {dealt99 + usb + host99:.0f} ms: the readers' "
+          f"scan is {100 * empty99 / (empty99 + usb + host99):.0f} to {100 * dealt99 / (dealt99 + usb + host99):.0f} "
+          f"% of it, the host's share {host99:.1f} ms")
 
 
 if __name__ == "__main__":

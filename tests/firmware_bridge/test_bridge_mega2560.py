@@ -21,7 +21,7 @@ import pytest
 from referee.cards import card_name
 from referee.seats import SEAT_NAMES
 
-from firmware_bridge.avr_table import FIRMWARE_DIR, AvrTable, run_script
+from firmware_bridge.avr_table import FIRMWARE_DIR, AvrTable, FirmwareMissing, run_script
 from firmware_bridge.card_table import parse_script, write_profile
 from firmware_bridge.protocol import encode_fields
 from firmware_bridge.virtual_table import VirtualTable
@@ -105,6 +105,23 @@ def test_a_flooded_link_drops_whole_frames_and_counts_every_one(mega_build):
     assert missing > 20, f"the flood overflowed the queue ({missing} frames lost)"
     assert int(hb(last_hb)["txdrop"]) == missing, "every dropped frame is counted"
     assert all(re.fullmatch(r"[$#][ -~]*", line) for _, line in run.lines), "only whole lines reached the wire"
+
+
+def test_reset_from_the_host_is_a_watchdog_reset_with_a_new_boot_id(mega_build):
+    reset = encode_fields(["CMD", 9, "RESET"]).decode()
+    run = run_script(f"500 send {reset}\n1200 reset\n1600 end\n", build_dir=mega_build)
+    boots = [line for _, line in run.lines if line.startswith("#belote-table")]
+    assert [b.rsplit("reset=", 1)[1] for b in boots] == ["power-on", "watchdog", "reset-pin"]
+    hellos = [line for _, line in run.frames("$HELLO")]
+    ids = [re.search(r"boot=([0-9A-F]{8})", h).group(1) for h in hellos]
+    assert len(ids) == 3 and len(set(ids)) == 3, "every boot has its own id (an EEPROM boot counter)"
+    ack = next(i for i, (_, line) in enumerate(run.lines) if line.startswith("$ACK,"))
+    assert run.lines[ack + 1][1] == boots[1], "the ACK of RESET leaves before the board restarts"
+
+
+def test_a_missing_build_says_what_to_run(tmp_path):
+    with pytest.raises(FirmwareMissing, match="make firmware"):
+        AvrTable(build_dir=tmp_path).start()
 
 
 def _hand_script(seed: int) -> str:

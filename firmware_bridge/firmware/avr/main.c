@@ -90,6 +90,7 @@ static void restart(void)
         pump_serial();   /* the ACK of RESET leaves first (it takes 3 ms at 115200) */
         port_pause_us(1000);
     }
+    wdt_disable();                      /* then a new timeout: 15 ms from now */
     wdt_enable(WDTO_15MS);
     for (;;)
         ;

@@ -48,7 +48,7 @@
 static void quiet_logger(struct avr_t *avr, const int level, const char *format, va_list ap)
 {
     (void)avr;
-    if (level <= LOG_ERROR && getenv("MEGA2560_SIM_VERBOSE"))
+    if (getenv("MEGA2560_SIM_VERBOSE") && level <= atoi(getenv("MEGA2560_SIM_VERBOSE")))
         vfprintf(stderr, format, ap);
 }
 
