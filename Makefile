@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install system-deps test demo bench clean
+.PHONY: install system-deps test demo bench firmware flash clean
 
 ## install: create .venv/ with the project and its dev dependencies (idempotent)
 install: $(STAMP)
@@ -17,13 +17,24 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## system-deps: Debian packages the tests drive (Chromium, socat, gcc); installs only what is missing
+## system-deps: Debian packages the tests drive (Chromium, socat, gcc, the AVR toolchain, libsimavr);
+## installs only what is missing
 system-deps:
 	scripts/system-deps.sh
 
 ## test: everything the tests need, then every test
 test: install system-deps
 	$(PY) -m pytest -q
+
+## firmware: the Arduino Mega 2560's firmware (build/firmware/firmware.elf, .hex) and its simulator
+## (mega2560-sim); prints flash and RAM use, the stack measured on a simulated busy table
+firmware: system-deps
+	$(MAKE) --no-print-directory -C firmware_bridge/firmware BUILD=$(CURDIR)/build/firmware all report
+
+## flash: write it to a Mega 2560 over USB with avrdude: make flash PORT=/dev/ttyACM0
+PORT ?= /dev/ttyACM0
+flash: firmware
+	$(MAKE) --no-print-directory -C firmware_bridge/firmware BUILD=$(CURDIR)/build/firmware flash PORT=$(PORT)
 
 ## demo: a whole simulated table, served on http://127.0.0.1:8000
 demo: install

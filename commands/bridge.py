@@ -48,6 +48,9 @@ def register(subparsers) -> None:
     sim.add_argument("--profile-out", type=Path, metavar="DIR",
                      help="write the simulated deck's tags.csv and antennas.csv there")
     sim.add_argument("--step", type=float, default=0.3, metavar="S", help="seconds between script events")
+    sim.add_argument("--board", default="python", choices=("python", "mega2560"),
+                     help="'python': the firmware's logic in Python (default); 'mega2560': the real firmware "
+                          "on a simulated Arduino Mega 2560 (run 'make firmware' first)")
     sim.set_defaults(func=_simulate)
 
 
@@ -131,13 +134,21 @@ def _simulate(args) -> int:
         script = parse_script(args.script.read_text(encoding="utf-8")) if args.script else []
     except (OSError, ValueError) as exc:
         return fail(f"{args.script}: {exc}")
-    table = VirtualTable()
+    if args.board == "mega2560":
+        from firmware_bridge.avr_table import AvrTable
+        table = AvrTable()
+    else:
+        table = VirtualTable()
     if args.profile_out:
         profile, rfid = TableProfile(args.profile_out), table.table_map()
         profile.save_tags(rfid.cards)
         profile.save_antennas(rfid.zones)
         print(f"simulate: wrote tags.csv and antennas.csv in {args.profile_out}", file=sys.stderr)
-    print(table.start(), flush=True)
+    try:
+        path = table.start()
+    except RuntimeError as exc:   # FirmwareMissing: says what to run
+        return fail(str(exc))
+    print(path, flush=True)
     print("simulate: table up; open the path above with 'belote-table bridge monitor --port PATH'",
           file=sys.stderr)
     try:

@@ -10,10 +10,13 @@ Host side (Python, pyserial):
 - ``mapping``: ``tags.csv`` (UID -> card) and ``antennas.csv`` (antenna -> zone).
 - ``debounce``: presence debounce, the firmware's algorithm.
 - ``adapters``: off-the-shelf readers (one UID per line, PN532 in HSU mode).
-- ``virtual_table``: the firmware's part on a pseudo-terminal, with faults on demand.
+- ``card_table``: the table as a player sees it (cards on zones) and its script language.
+- ``virtual_table``: the firmware's part, played in Python on a pseudo-terminal, with faults on demand.
+- ``avr_table``: the same table run by the real firmware on a simulated Arduino Mega 2560.
 - ``cli``: ``belote-table bridge monitor|simulate`` and ``calibrate tags``.
 
-Device side: ``firmware/`` (portable C codec, scan and table core, the ESP32 +
-MFRC522 sketch, host-side C tests). Wiring: ``docs/wiring.md``; protocol
-details: ``docs/wire-protocol.md``.
+Device side: ``firmware/`` (portable C: codec, scan and table core, the MFRC522
+driver; ``avr/`` the Arduino Mega 2560 board layer; ``sim/`` the board simulated on
+libsimavr; ``test/`` host-side C tests). ``make firmware`` builds it. Wiring and
+flashing: ``docs/wiring.md``; protocol details: ``docs/wire-protocol.md``.
 """

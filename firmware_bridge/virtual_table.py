@@ -1,4 +1,4 @@
-"""A virtual table: the firmware's part, played over a real pseudo-terminal.
+"""A virtual table: the firmware's part, played in Python over a real pseudo-terminal.
 
 The host opens the returned path with pyserial exactly as it would open
 ``/dev/ttyACM0``; this side scans simulated antennas, debounces with the
@@ -18,7 +18,9 @@ surviving what real boards do:
 Unplug closes the pty (the host reads EIO, as with a pulled USB cable); replug
 opens a new pty and re-points the same symlink, and the board boots again.
 Every public method is thread-safe and returns at once; the table runs in its
-own thread.
+own thread. The cards and scripts are :class:`~firmware_bridge.card_table.CardTable`'s;
+the same scripts run the real firmware on a simulated board with
+:class:`~firmware_bridge.avr_table.AvrTable`.
 """
 
 from __future__ import annotations
@@ -31,33 +33,25 @@ import tempfile
 import threading
 import time
 import tty
-from pathlib import Path
 from typing import Optional
 
-from referee.cards import card_name, parse_card
-from referee.seats import SEAT_NAMES
-
+from .card_table import CardTable, deck_tags, parse_script, stale_output
 from .debounce import Debouncer
-from .mapping import DEFAULT_ZONES, TableMap
+from .mapping import DEFAULT_ZONES
 from .protocol import MAX_LINE, BadFrame, Cmd, decode, encode_fields
 
+__all__ = ["VirtualTable", "deck_tags", "parse_script"]   # the last two: card_table's
+
 FW_VERSION = "vt-1.0"
-_ZONE_ANTENNA = {zone: antenna for antenna, zone in DEFAULT_ZONES.items()}
 
 
-def deck_tags(seed: int = 7) -> dict:
-    """A deck's tags: card -> a 7-byte NTAG-style UID (``04`` + 6 bytes), stable per seed."""
-    rng = random.Random(seed)
-    return {card: "04" + "".join(f"{rng.randrange(256):02X}" for _ in range(6)) for card in range(32)}
-
-
-class VirtualTable:
+class VirtualTable(CardTable):
     def __init__(self, *, ants: int = len(DEFAULT_ZONES), tags: Optional[dict] = None,
                  link_path: Optional[str] = None, scan_s: float = 0.01, hb_s: float = 0.5,
                  snap_s: float = 5.0, on_scans: int = 2, off_scans: int = 2,
                  miss_rate: float = 0.0, seed: int = 1):
+        super().__init__(tags)
         self.ants = ants
-        self.tags = tags if tags is not None else deck_tags()
         self.scan_s, self.hb_s, self.snap_s = scan_s, hb_s, snap_s
         self.miss_rate = miss_rate
         self._rng = random.Random(seed)
@@ -68,8 +62,6 @@ class VirtualTable:
             self._dir = tempfile.mkdtemp(prefix="belote-table-")
             link_path = os.path.join(self._dir, "ttyTABLE")
         self.path = link_path
-        self._lock = threading.RLock()
-        self._physical: dict = {}          # uid -> antenna where the tag lies
         self._fds: Optional[tuple] = None  # (master, slave) while plugged
         self._thread: Optional[threading.Thread] = None
         self._running = False
@@ -109,88 +101,6 @@ class VirtualTable:
 
     def __exit__(self, *exc) -> None:
         self.stop()
-
-    # -- the table: tags and cards -------------------------------------------
-    def place(self, uid: str, antenna: int) -> None:
-        with self._lock:
-            self._physical[uid] = antenna
-
-    def remove(self, uid: str) -> None:
-        with self._lock:
-            self._physical.pop(uid, None)
-
-    def put(self, card, zone: Optional[str]) -> None:
-        """A card onto a zone; a zone with no antenna (a trick pile, off the table) removes its tag."""
-        uid = self.tags[parse_card(card) if isinstance(card, str) else card]
-        antenna = _ZONE_ANTENNA.get(zone) if zone else None
-        if antenna is None:
-            self.remove(uid)
-        else:
-            self.place(uid, antenna)
-
-    def deal(self, hands: dict) -> None:
-        """``{"N": ["7s", ...], ...}``: each card onto its seat's hand area."""
-        for seat, cards in hands.items():
-            for card in cards:
-                self.put(card, f"hand:{seat}")
-
-    def play(self, seat: str, card) -> None:
-        self.put(card, f"play:{seat}")
-
-    def pickup(self) -> None:
-        """The trick is taken: every play zone is cleared."""
-        with self._lock:
-            plays = {_ZONE_ANTENNA[f"play:{s}"] for s in SEAT_NAMES}
-            for uid in [u for u, a in self._physical.items() if a in plays]:
-                del self._physical[uid]
-
-    def table_map(self) -> TableMap:
-        """What a table profile of this virtual table holds: its deck's tags, the board's antennas."""
-        return TableMap(cards={uid: card for card, uid in self.tags.items()}, zones=dict(DEFAULT_ZONES))
-
-    def snapshot(self) -> dict:
-        """Where each tag physically lies now: uid -> antenna (what the host should end up believing)."""
-        with self._lock:
-            return dict(self._physical)
-
-    def run_script(self, script, step_s: float = 0.1, on_event=None) -> None:
-        """Play a script (text, or a list of event tuples) in the calling thread;
-        ``on_event(number, total, event)`` is called before each event (progress).
-
-        Text lines: ``deal N 7s 8s ...`` | ``play S Jh`` | ``put Jh deal`` |
-        ``pickup`` | ``wait 0.5`` | ``fault drop 2`` / ``corrupt 1`` / ``reboot`` /
-        ``unplug`` / ``replug`` / ``silence 2`` / ``stale``; ``#`` starts a comment.
-        """
-        events = parse_script(script) if isinstance(script, str) else list(script)
-        for number, event in enumerate(events, start=1):
-            if on_event is not None:
-                on_event(number, len(events), event)
-            self.apply(event)
-            if event[0] != "wait":
-                time.sleep(step_s)
-
-    def apply(self, event: tuple) -> None:
-        kind, args = event[0], event[1:]
-        if kind == "deal":
-            self.deal({args[0]: list(args[1:])})
-        elif kind == "play":
-            self.play(args[0], args[1])
-        elif kind == "put":
-            self.put(args[0], args[1])
-        elif kind == "pickup":
-            self.pickup()
-        elif kind == "wait":
-            time.sleep(float(args[0]))
-        elif kind == "fault":
-            fault, rest = args[0], [float(a) for a in args[1:]]
-            actions = {"drop": lambda n=1: self.drop(int(n)), "corrupt": lambda n=1: self.corrupt(int(n)),
-                       "reboot": self.reboot, "unplug": self.unplug, "replug": self.replug,
-                       "silence": lambda s=2.0: self.silence(s), "stale": self.stale_on_open}
-            if fault not in actions:
-                raise ValueError(f"unknown fault {fault!r}: use one of {', '.join(actions)}")
-            actions[fault](*rest)
-        else:
-            raise ValueError(f"unknown table event {kind!r}: use deal, play, put, pickup, wait or fault")
 
     # -- faults ---------------------------------------------------------------
     def drop(self, frames: int = 1) -> None:
@@ -337,11 +247,7 @@ class VirtualTable:
             return
         if self._stale_on_open:
             self._stale_on_open = False
-            old = 40000
-            self._write_raw(b"$TAG,12,9\n" + encode_fields(["HELLO", old, 99999, "proto=1", "fw=old",
-                                                             "ants=9", "boot=0BADB007"])
-                            + b"\n" + encode_fields(["ACK", old + 1, 99999, (cmd.host_seq + 7) & 0xFFFF, "OK"])
-                            + b"\n" + encode_fields(["TAG", old + 2, 99999, 3, "04DEADBEEF0000", "ON"]) + b"\n")
+            self._write_raw(stale_output(cmd.host_seq))
             return   # the board was resetting: this command is lost, the host asks again
         self._send("ACK", cmd.host_seq, "OK")
         if cmd.command == "HELLO":
@@ -401,31 +307,3 @@ class VirtualTable:
         self._rx = lines.pop()[-512:]
         for line in lines if execute else ():
             self._command(line)
-
-
-def parse_script(text: str) -> list:
-    """Script text -> event tuples (see :meth:`VirtualTable.run_script`); names the bad line."""
-    events = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        words = raw.split("#", 1)[0].split()
-        if not words:
-            continue
-        kind = words[0]
-        try:
-            if kind == "deal":
-                seat = words[1].upper()
-                if seat not in SEAT_NAMES:
-                    raise ValueError(f"{words[1]!r} is not a seat")
-                events.append(("deal", seat, *[card_name(parse_card(c)) for c in words[2:]]))
-            elif kind == "play":
-                events.append(("play", words[1].upper(), card_name(parse_card(words[2]))))
-            elif kind == "put":
-                events.append(("put", card_name(parse_card(words[1])), words[2]))
-            elif kind in ("pickup", "wait", "fault"):
-                events.append((kind, *words[1:]))
-            else:
-                raise ValueError(f"unknown event {kind!r}: use deal, play, put, pickup, wait or fault")
-        except (IndexError, ValueError) as exc:
-            raise ValueError(f"script line {number}: {exc}") from exc
-    return events
-

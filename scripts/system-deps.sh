@@ -8,6 +8,13 @@ command -v socat    >/dev/null 2>&1 || need+=(socat)
 command -v gcc      >/dev/null 2>&1 || need+=(gcc)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 fc-list 2>/dev/null | grep -qi dejavu || need+=(fonts-dejavu-core)
+# the table's firmware (make firmware, make flash) and its simulated board (the tests run the real binary)
+command -v avr-gcc  >/dev/null 2>&1 || need+=(gcc-avr binutils-avr)
+[ -f /usr/lib/avr/include/avr/io.h ] || need+=(avr-libc)
+command -v avrdude  >/dev/null 2>&1 || need+=(avrdude)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+pkg-config --exists simavr 2>/dev/null || need+=(libsimavr-dev)
+pkg-config --exists libelf 2>/dev/null || need+=(libelf-dev)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "system-deps: installing ${need[*]}" >&2
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -65,7 +65,6 @@ int debounce_scan(struct antenna *a, uid_hex *reads, int n, int on_scans, int of
         } else if (t->misses >= off_scans) {
             add_edge(edges, &out, max_edges, t->uid, 0);
             drop_track(a, i);
-            a->field_cycle = 1;          /* a tag left: reset the others in the field */
         } else {
             i++;
         }
@@ -109,6 +108,7 @@ static int failed(struct antenna *a, const struct reader_ops *ops, void *ctx)
     if (++a->consecutive_errors >= REINIT_AFTER_ERRORS) {
         a->consecutive_errors = 0;
         a->reinits++;
+        a->field_off = 0;                /* init switches the field on */
         ops->init(ctx);
     }
     return -1;
@@ -116,14 +116,15 @@ static int failed(struct antenna *a, const struct reader_ops *ops, void *ctx)
 
 int scan_antenna(struct antenna *a, const struct reader_ops *ops, void *ctx, uid_hex *reads)
 {
-    if (a->field_cycle) {
-        a->field_cycle = 0;
-        if (ops->field(ctx, 0) < 0 || ops->field(ctx, 1) < 0)
+    int reset = a->field_off;            /* every tag here is IDLE again: REQA wakes them all */
+    if (reset) {
+        if (ops->field(ctx, 1) < 0)
             return failed(a, ops, ctx);
+        a->field_off = 0;
     }
-    int n = 0;
+    int n = 0, crowded = 0;
     while (n < READS_PER_SCAN) {
-        int answered = n == 0 ? ops->wupa(ctx) : ops->reqa(ctx);
+        int answered = n == 0 && !reset ? ops->wupa(ctx) : ops->reqa(ctx);
         if (answered < 0)
             return failed(a, ops, ctx);
         if (answered == 0)
@@ -133,10 +134,16 @@ int scan_antenna(struct antenna *a, const struct reader_ops *ops, void *ctx, uid
         if (selected < 0 || (selected > 0 && (len < 4 || len > UID_MAX_BYTES)))
             return failed(a, ops, ctx);
         if (selected == 0)
-            break;                       /* a collision we could not resolve: read the rest next scan */
+            break;                       /* gone, or a garbled answer: the rest next scan */
+        crowded |= selected == 2;
         uid_to_hex(uid, len, reads[n++]);
         if (ops->halt(ctx) < 0)
             return failed(a, ops, ctx);
+    }
+    if (n > 1 || crowded) {              /* a pile: reset it before its next scan */
+        if (ops->field(ctx, 0) < 0)
+            return failed(a, ops, ctx);
+        a->field_off = 1;
     }
     a->consecutive_errors = 0;
     return n;

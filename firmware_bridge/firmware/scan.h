@@ -15,16 +15,19 @@
 #define UID_MAX_BYTES 10
 #define UID_HEX_LEN (2 * UID_MAX_BYTES + 1)
 #define TAGS_PER_ANTENNA 8       /* tracked per antenna; a bigger pile is best-effort */
-#define READS_PER_SCAN 4         /* tags one scan tries to read on one antenna */
+#ifndef READS_PER_SCAN
+#define READS_PER_SCAN 4         /* tags one scan tries to read on one antenna (the Mega reads 8) */
+#endif
 #define REINIT_AFTER_ERRORS 3    /* consecutive failed scans before a reader is re-initialised */
 
 typedef char uid_hex[UID_HEX_LEN];   /* upper-case hex, most significant byte first */
 
 /* One reader chip behind its chip select. Each call returns 1 on success, 0 for
- * "no tag answered", -1 for a bus or chip error. */
+ * "no tag answered", -1 for a bus or chip error; select returns 2 when it had
+ * to resolve a collision (several tags answered). */
 struct reader_ops {
     int (*init)(void *ctx);
-    int (*field)(void *ctx, int on);                 /* RF field on/off */
+    int (*field)(void *ctx, int on);                 /* RF field off, or on (and tags given time to power up) */
     int (*wupa)(void *ctx);                          /* wake-up: IDLE and HALT tags answer */
     int (*reqa)(void *ctx);                          /* request: IDLE tags only */
     int (*select)(void *ctx, uint8_t *uid, uint8_t *uid_len);   /* anticollision + select */
@@ -41,7 +44,7 @@ struct antenna {
     uint8_t count;
     /* health */
     uint8_t consecutive_errors;
-    uint8_t field_cycle;        /* 1: cycle the field before the next scan (a tag left) */
+    uint8_t field_off;          /* 1: a pile: its field was switched off after the last scan */
     uint32_t errors, reinits;
 };
 
@@ -59,12 +62,16 @@ int debounce_scan(struct antenna *a, uid_hex *reads, int n, int on_scans, int of
 /* Tags present (debounced) on an antenna, in first-seen order; returns how many. */
 int antenna_present(const struct antenna *a, const char **uids, int max);
 
-/* Read what lies on one antenna now: WUPA for the first tag (wakes tags left in
- * HALT by the last scan), then REQA + select + HALT for each next one, so a
- * pile yields up to READS_PER_SCAN tags. Cycles the field first when a tag left
- * last time (tags in a pile reset and answer again), and re-initialises the
- * reader after REINIT_AFTER_ERRORS failed scans. Returns the number of reads,
- * or -1 when the scan failed (the debounce is then not fed: no read is no news). */
+/* Read what lies on one antenna now, one tag per select + HALT, up to
+ * READS_PER_SCAN. A lone tag is left in HALT and woken by WUPA next time. A
+ * pile cannot be read that way: ISO 14443-3 sends a tag woken from HALT that
+ * loses the anticollision back to HALT, where it ignores the REQA that asks
+ * for the next tag. So after a scan that met several tags the field is
+ * switched off (while the other antennas are scanned every tag in it loses
+ * power and forgets HALT), and the next scan switches it on and reads the
+ * whole pile with REQA. Re-initialises the reader after REINIT_AFTER_ERRORS
+ * failed scans. Returns the number of reads, or -1 when the scan failed (the
+ * debounce is then not fed: no read is no news). */
 int scan_antenna(struct antenna *a, const struct reader_ops *ops, void *ctx, uid_hex *reads);
 
 #endif

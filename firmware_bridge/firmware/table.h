@@ -1,6 +1,6 @@
 /* The firmware's core, free of any board: scan the antennas in turn, debounce,
  * emit TAG edges, answer the host's commands, beat HB, send SNAP periodically.
- * The sketch (belote_table.ino) only supplies the clock, the serial port and
+ * A board layer (avr/main.c) only supplies the clock, the serial port and
  * one reader per antenna; the host tests drive this same code with simulated
  * readers (test_firmware.c, table_sim.c). */
 #ifndef BELOTE_TABLE_H
@@ -10,7 +10,9 @@
 #include "txq.h"
 #include "wire.h"
 
-#define MAX_ANTENNAS 16
+#ifndef MAX_ANTENNAS
+#define MAX_ANTENNAS 16         /* a board passes its own count (the Mega: 9) to size its RAM */
+#endif
 #define FW_VERSION "1.0.0"
 
 struct table_config {
@@ -31,7 +33,7 @@ struct table {
     uint8_t next_antenna;
     uint32_t sweeps;            /* full rounds of every antenna since boot */
     uint8_t snap_asked;
-    uint8_t reset_asked;        /* the sketch restarts the board when it sees this */
+    uint8_t reset_asked;        /* the board layer restarts the board when it sees this */
     uint32_t rx_bad;
     char rx[WIRE_MAX_LINE + 2];
     size_t rx_len;

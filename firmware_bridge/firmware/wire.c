@@ -1,5 +1,5 @@
 /* The wire protocol codec, device side. See wire.h. No allocation, no libc
- * beyond <string.h>: it runs the same on an ESP32, an AVR and the host. */
+ * beyond <string.h>: it runs the same on the Mega 2560 (avr/) and the host. */
 #include "wire.h"
 
 #include <string.h>

@@ -9,6 +9,7 @@ import pytest
 
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.session import LinkEvent, TagEvent
+from firmware_bridge.avr_table import AvrTable, build
 from firmware_bridge.virtual_table import VirtualTable
 
 
@@ -74,6 +75,24 @@ def table():
     vt.start()
     yield vt
     vt.stop()
+
+
+@pytest.fixture(scope="session")
+def mega_build():
+    """The firmware ELF and mega2560-sim, built once (make, incremental) into build/firmware."""
+    return build()
+
+
+@pytest.fixture(params=["python-model", "mega2560-sim"])
+def any_table(request):
+    """The same table played by the Python model, then by the real firmware on the simulated Mega."""
+    if request.param == "python-model":
+        board = VirtualTable(hb_s=0.1, snap_s=30.0)
+    else:
+        board = AvrTable(build_dir=request.getfixturevalue("mega_build"))
+    board.start()
+    yield board
+    board.stop()
 
 
 @pytest.fixture

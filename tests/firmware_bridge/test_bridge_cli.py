@@ -11,6 +11,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from referee.cards import parse_card
 
 from calibration.profile import TableProfile
@@ -51,7 +53,7 @@ def bridge_command(*args):
                             cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
 
 
-def profile_of(table: VirtualTable, directory):
+def profile_of(table, directory):
     """A table profile holding the virtual table's tags and antennas, as ``calibrate tags`` would."""
     profile, rfid = TableProfile(directory), table.table_map()
     profile.save_tags(rfid.cards)
@@ -153,7 +155,9 @@ def test_monitor_runs_one_cheap_reader_per_zone(tmp_path):
             os.close(slave)
 
 
-def test_simulate_serves_a_scripted_table_that_monitor_can_watch(tmp_path):
+@pytest.mark.parametrize("board", ["python", "mega2560"])
+def test_simulate_serves_a_scripted_table_that_monitor_can_watch(tmp_path, board, request):
+    """The same script played by the Python model and by the real firmware on the simulated Mega."""
     from firmware_bridge.bridge import Bridge
     from firmware_bridge.mapping import TableMap
 
@@ -161,8 +165,10 @@ def test_simulate_serves_a_scripted_table_that_monitor_can_watch(tmp_path):
 
     script = tmp_path / "hand.txt"
     script.write_text("# a deal then a play\ndeal S Jh 9h\nwait 0.3\nplay S Jh\n")
+    if board == "mega2560":
+        request.getfixturevalue("mega_build")
     proc = bridge_command("simulate", "--script", str(script), "--profile-out", str(tmp_path / "p"),
-                          "--step", "0.05")
+                          "--step", "0.05", "--board", board)
     try:
         path = Lines(proc.stdout).until(lambda l: True).strip()
         rec = Recorder()
