@@ -1,0 +1,448 @@
+"""Double-dummy analysis: the best result each side can still reach with all hands known.
+
+From any position of a hand (a :class:`referee.play.HandPlay` whose four hands
+are known), :class:`Solver` answers, with everyone playing best from there:
+
+- :meth:`Solver.par`: the card points each side ends the hand with;
+- :meth:`Solver.card_values`: the same after each legal card of the player to play;
+- :meth:`Solver.can_reach`: whether a side can still end with at least X points,
+  a zero-window search, much cheaper than a full solve ("can the takers make it").
+
+**What is optimised.** Each side maximises its card points (tricks already
+won and dix de der included) *with a capot counted as the scoring counts it*:
+152 + ``capot_dix_de_der`` (252) for the side that takes all eight tricks.
+So a side prefers a capot to 162 points without one, and prefers winning a
+zero-point trick to being capoted. Internally a result is one number ``w``
+seen from NS: NS's card points, +90 (``capot_dix_de_der - dix_de_der``) when
+NS take every trick, -90 when EW do. ``w`` orders outcomes exactly as "NS minus
+EW" does, so NS maximising it and EW minimising it is the zero-sum game both
+sides play; :class:`Outcome` turns it back into card points and a capot flag.
+Belote and declarations do not depend on the play and are left out (DESIGN:
+``referee solve``).
+
+**How.** Alpha-beta over single cards with a transposition table at trick
+boundaries, keyed on the cards still out (the deal fixes who holds them), the
+leader and which sides have won a trick (the capot is still open or not); the
+table keeps bounds on the points still to come, so one :class:`Solver` serves
+every position of its deal (a warm start: solve the deal during the auction,
+then each card's analysis reuses it). Cards of one player that are adjacent in
+strength among the cards still live (no other player's card, nor one on the
+table, between them) and worth the same points are one move (equivalent-card
+pruning). Moves are tried best-first: the table's best lead, then cards that
+take the trick for the player's side, with the points they bring. The bounds
+"nothing more than the points still out" cut the rest.
+
+Two engines give the same numbers: this module's pure Python, and a C core
+(``referee/solver_core.c``, built by ``make install``; :mod:`referee.solver_c`)
+used when it is built; ``tests/referee/test_solver.py`` holds them to each
+other and to colver's solver.
+
+>>> from referee.cards import parse_mask, card_name
+>>> from referee.rules import profile
+>>> from referee.tables import parse_trump
+>>> hands = [parse_mask(h) for h in ("Jh 9h", "Ah Th", "As Ks", "Ac Tc")]   # two tricks left, hearts
+>>> play = HandPlay(parse_trump("h"), 0, profile("ffb-contree"), hands)
+>>> solver = Solver(play, engine="python")
+>>> solver.par(play)                       # N's jack and nine draw E's ace and ten: a capot
+Outcome(ns=162, ew=0, capot=0)
+>>> {card_name(c): o.ns for c, o in solver.card_values(play).items()}
+{'9h': 162, 'Jh': 162}
+>>> solver.can_reach(play, 1, 1)           # EW cannot take a single point
+False
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional, Sequence
+
+from .cards import SUIT_MASKS, Card, Mask, iter_cards
+from .play import HandPlay, PlayError, follower_legal
+from .seats import Team
+from .tables import ORDER, points_table
+
+__all__ = ["Outcome", "Solver", "Position", "position_of", "ENGINES"]
+
+_INF = 1 << 20
+
+
+class Outcome(NamedTuple):
+    """The card points each side ends the hand with (0-162 in a 162-point hand) and the
+    side that took all eight tricks, if one did (0 NS, 1 EW)."""
+
+    ns: int
+    ew: int
+    capot: Optional[Team]
+
+    def points(self, team: Team) -> int:
+        return self.ew if team else self.ns
+
+
+class Position(NamedTuple):
+    """A position as the search sees it: what each seat holds, the trick on the table
+    (cards leader first), its leader, NS's card points in finished tricks and which sides
+    have won a trick (bit 0 NS, bit 1 EW)."""
+
+    hands: tuple[Mask, Mask, Mask, Mask]
+    trick: tuple[Card, ...]
+    leader: int
+    ns: int
+    won: int
+
+
+def position_of(play: HandPlay) -> Position:
+    """The search's view of a play state (which must know the hands and not be over)."""
+    if play.hand(0) is None:
+        raise PlayError("double-dummy analysis needs all four hands: this hand was recorded without them")
+    if play.done:
+        raise PlayError("the hand is over: there is nothing left to analyse")
+    ns_tricks, ew_tricks = play.tricks_won
+    return Position(tuple(play.hand(s) for s in range(4)), tuple(play.trick), play.trick_leader,
+                    play.card_points[0], (1 if ns_tricks else 0) | (2 if ew_tricks else 0))
+
+
+class _Rules:
+    """A mode's and the options' constants, as the search (and the C core) use them."""
+
+    def __init__(self, play: HandPlay):
+        from .play import _must_beat_mask, _rule_code   # the play engine's own reading of the options
+        from .tables import BEATS, trump_mask
+        options = play.options
+        mode = play.trump
+        self.mode = mode
+        self.beats = BEATS[mode]
+        self.points = points_table(mode, options.no_trump_values)
+        self.ruff = trump_mask(mode)
+        self.must_beat = _must_beat_mask(mode, options)
+        self.partner_free = not options.beat_partner_on_trump_lead
+        self.rule = _rule_code(options)
+        self.step = 1 if options.clockwise else 3
+        self.dix = options.dix_de_der
+        self.bonus = options.capot_dix_de_der - options.dix_de_der   # what a capot adds, e.g. 90
+        self.total = sum(self.points) + self.dix                     # 162 in a 162-point hand
+        order = ORDER[mode]
+        #: the cards of each suit, weakest first
+        self.ladder = tuple(tuple(sorted(iter_cards(SUIT_MASKS[s]), key=order.__getitem__)) for s in range(4))
+
+
+class Solver:
+    """Double-dummy solver for one deal under one contract (see the module docstring).
+
+    Built from any position of the hand (a :class:`HandPlay` with its hands);
+    every later position of the same deal can then be asked, reusing what was
+    learnt. ``engine`` is ``"c"`` (the compiled core), ``"python"``, or None:
+    the C core when it is built, else Python. Both give the same numbers.
+    """
+
+    def __init__(self, play: HandPlay, engine: Optional[str] = None):
+        self.rules = _Rules(play)
+        self.trump = play.trump
+        self.options = play.options
+        pos = position_of(play)
+        self._owner = list(pos.hands)
+        for seat, card in _trick_seats(pos, self.rules.step):
+            self._owner[seat] |= 1 << card
+        if engine is None:
+            engine = "c" if _c_core() is not None else "python"
+        if engine not in ENGINES:
+            raise ValueError(f"unknown solver engine {engine!r}: choose one of {', '.join(ENGINES)}")
+        if engine == "c":
+            core = _c_core()
+            if core is None:
+                raise RuntimeError("the C solver core is not built: run `make install` (it needs gcc)")
+            self._engine = core.Core(self.rules, self._owner)
+        else:
+            self._engine = _Search(self.rules)
+        self.engine = engine
+
+    # --- questions ---------------------------------------------------------------
+
+    def par(self, play: HandPlay) -> Outcome:
+        """The result with everyone playing best from ``play``'s position."""
+        return self.outcome(self._engine.value(self._position(play), -_INF, _INF))
+
+    def card_values(self, play: HandPlay) -> dict[Card, Outcome]:
+        """The result after each legal card of the player to play, everyone playing best after it."""
+        pos = self._position(play)
+        return {card: self.outcome(self._engine.value(_after(pos, card, self.rules), -_INF, _INF))
+                for card in iter_cards(play.legal())}
+
+    def can_reach(self, play: HandPlay, team: Team, points: int) -> bool:
+        """Whether ``team`` can still end with at least ``points`` card points whatever the
+        others do, a capot counting 152 + ``capot_dix_de_der`` (252)."""
+        target = self._w_for(team, points)
+        pos = self._position(play)
+        if team == 0:
+            return self._engine.value(pos, target - 1, target) >= target
+        return self._engine.value(pos, target, target + 1) <= target
+
+    def value(self, play: HandPlay) -> int:
+        """The search's own figure ``w`` for ``play`` (NS's points, +/- the capot's extra):
+        what colver's ``solve_scores`` reports, less its floor at 0."""
+        return self._engine.value(self._position(play), -_INF, _INF)
+
+    # --- conversions ----------------------------------------------------------------
+
+    def outcome(self, w: int) -> Outcome:
+        """``w`` (see the module docstring) as card points per side and a capot flag."""
+        r = self.rules
+        if w > r.total:
+            return Outcome(r.total, 0, 0)
+        if w < 0:
+            return Outcome(0, r.total, 1)
+        return Outcome(w, r.total - w, None)
+
+    def _w_for(self, team: Team, points: int) -> int:
+        """``team`` ends with at least ``points`` on the capot scale when ``w`` is at least this
+        figure (NS), or at most it (EW, whose own figure is ``total - w``)."""
+        return points if team == 0 else self.rules.total - points
+
+    def _position(self, play: HandPlay) -> Position:
+        if play.trump != self.trump or play.options is not self.options and play.options != self.options:
+            raise PlayError("this solver was built for another contract or other rules: build one per hand")
+        pos = position_of(play)
+        step = self.rules.step
+        for seat in range(4):
+            if pos.hands[seat] & ~self._owner[seat]:
+                raise PlayError("this position is not of the deal the solver was built for: build one per deal")
+        for seat, card in _trick_seats(pos, step):
+            if not self._owner[seat] >> card & 1:
+                raise PlayError("this position is not of the deal the solver was built for: build one per deal")
+        return pos
+
+
+ENGINES = ("c", "python")
+
+
+def _trick_seats(pos: Position, step: int):
+    return [((pos.leader + i * step) & 3, card) for i, card in enumerate(pos.trick)]
+
+
+def _after(pos: Position, card: Card, rules: _Rules) -> Position:
+    """The position after the player to play plays ``card`` (legal, in their hand)."""
+    n = len(pos.trick)
+    seat = (pos.leader + n * rules.step) & 3
+    hands = list(pos.hands)
+    hands[seat] &= ~(1 << card)
+    trick = pos.trick + (card,)
+    if n < 3:
+        return Position(tuple(hands), trick, pos.leader, pos.ns, pos.won)
+    winpos = 0
+    for i in range(1, 4):
+        if rules.beats[trick[winpos]] >> trick[i] & 1:
+            winpos = i
+    winner = (pos.leader + winpos * rules.step) & 3
+    points = sum(rules.points[c] for c in trick) + (rules.dix if not any(hands) else 0)
+    if winner & 1:
+        return Position(tuple(hands), (), winner, pos.ns, pos.won | 2)
+    return Position(tuple(hands), (), winner, pos.ns + points, pos.won | 1)
+
+
+class _Search:
+    """The pure-Python alpha-beta (the C core, ``solver_core.c``, is the same search)."""
+
+    def __init__(self, rules: _Rules):
+        self.r = rules
+        self.tt: dict[int, tuple[int, int, int]] = {}   # key -> (low, high, best lead) on points to come
+
+    def value(self, pos: Position, alpha: int, beta: int) -> int:
+        """``w`` of ``pos`` if it lies strictly inside (alpha, beta); else a bound on the same
+        side of the window (fail-soft alpha-beta)."""
+        hands = list(pos.hands)
+        left = max(h.bit_count() for h in hands) if not pos.trick else hands[pos.leader].bit_count() + 1
+        if not pos.trick:
+            return self._lead(hands, pos.leader, pos.ns, pos.won, left, alpha, beta)
+        r = self.r
+        trick = list(pos.trick)
+        winpos = 0
+        for i in range(1, len(trick)):
+            if r.beats[trick[winpos]] >> trick[i] & 1:
+                winpos = i
+        points = sum(r.points[c] for c in trick)
+        return self._follow(hands, trick, trick[winpos], winpos, points, pos.leader, pos.ns, pos.won, left,
+                            alpha, beta)
+
+    def _end(self, ns: int, won: int) -> int:
+        """``w`` of a finished hand."""
+        if won == 1:
+            return ns + self.r.bonus
+        if won == 2:
+            return -self.r.bonus
+        return ns
+
+    def _lead(self, hands: list[Mask], leader: int, ns: int, won: int, left: int, alpha: int, beta: int) -> int:
+        """A trick boundary: ``leader`` to lead, ``left`` tricks to play."""
+        r = self.r
+        if left == 0:
+            return self._end(ns, won)
+        if left == 1:
+            return self._last(hands, leader, ns, won)
+        out = hands[0] | hands[1] | hands[2] | hands[3]
+        key = out | leader << 32 | won << 34
+        entry = self.tt.get(key)
+        if entry is not None:
+            low, high, best = entry
+        else:
+            rest = sum(r.points[c] for c in iter_cards(out)) + r.dix
+            low = -r.bonus if not won & 1 else 0       # NS may still be capoted
+            high = rest + (r.bonus if not won & 2 else 0)
+            best = -1
+        if low + ns >= beta:
+            return low + ns
+        if high + ns <= alpha:
+            return high + ns
+        a, b = max(alpha, low + ns), min(beta, high + ns)
+        if a >= b:
+            return a
+        hand = hands[leader]
+        moves = self._moves(hand, hand, hands, leader, (), -1, False, best)
+        maximize = not leader & 1
+        v = -_INF if maximize else _INF
+        best_card = -1
+        lo, hi = a, b
+        for card in moves:
+            hands[leader] = hand & ~(1 << card)
+            x = self._follow(hands, [card], card, 0, r.points[card], leader, ns, won, left, lo, hi)
+            hands[leader] = hand
+            if maximize:
+                if x > v:
+                    v, best_card = x, card
+                    if x > lo:
+                        lo = x
+                        if lo >= hi:
+                            break
+            else:
+                if x < v:
+                    v, best_card = x, card
+                    if x < hi:
+                        hi = x
+                        if lo >= hi:
+                            break
+        f = v - ns
+        if v <= a:
+            high = min(high, f)
+        elif v >= b:
+            low = max(low, f)
+        else:
+            low = high = f
+        self.tt[key] = (low, high, best_card if best_card >= 0 else best)
+        return v
+
+    def _last(self, hands: list[Mask], leader: int, ns: int, won: int) -> int:
+        """The eighth trick: every card is forced."""
+        r = self.r
+        step = r.step
+        win = hands[leader].bit_length() - 1
+        points = r.points[win]
+        winpos = 0
+        for i in range(1, 4):
+            card = hands[(leader + i * step) & 3].bit_length() - 1
+            points += r.points[card]
+            if r.beats[win] >> card & 1:
+                win, winpos = card, i
+        winner = (leader + winpos * step) & 3
+        if winner & 1:
+            return self._end(ns, won | 2)
+        return self._end(ns + points + r.dix, won | 1)
+
+    def _follow(self, hands: list[Mask], trick: list[Card], win: Card, winpos: int, points: int, leader: int,
+                ns: int, won: int, left: int, alpha: int, beta: int) -> int:
+        """A player after the leader: ``trick`` on the table, ``win`` winning it."""
+        r = self.r
+        n = len(trick)
+        seat = (leader + n * r.step) & 3
+        hand = hands[seat]
+        legal = follower_legal(hand, trick[0], win, n, winpos, r.ruff, r.must_beat, r.beats, r.partner_free, r.rule)
+        partner_wins = n >= 2 and winpos == n - 2
+        moves = self._moves(legal, hand, hands, seat, trick, win, partner_wins, -1)
+        maximize = not seat & 1
+        v = -_INF if maximize else _INF
+        beats = r.beats[win]
+        for card in moves:
+            bit = 1 << card
+            hands[seat] = hand & ~bit
+            if beats & bit:
+                nwin, nwinpos = card, n
+            else:
+                nwin, nwinpos = win, winpos
+            pts = points + r.points[card]
+            if n == 3:
+                winner = (leader + nwinpos * r.step) & 3
+                if left == 1:
+                    pts += r.dix
+                if winner & 1:
+                    x = self._lead(hands, winner, ns, won | 2, left - 1, alpha, beta)
+                else:
+                    x = self._lead(hands, winner, ns + pts, won | 1, left - 1, alpha, beta)
+            else:
+                trick.append(card)
+                x = self._follow(hands, trick, nwin, nwinpos, pts, leader, ns, won, left, alpha, beta)
+                trick.pop()
+            hands[seat] = hand
+            if maximize:
+                if x > v:
+                    v = x
+                    if x > alpha:
+                        alpha = x
+                        if alpha >= beta:
+                            break
+            elif x < v:
+                v = x
+                if x < beta:
+                    beta = x
+                    if alpha >= beta:
+                        break
+        return v
+
+    def _moves(self, legal: Mask, hand: Mask, hands: list[Mask], seat: int, trick: Sequence[Card], win: Card,
+               partner_wins: bool, first: Card) -> list[Card]:
+        """The legal cards worth trying, best guess first: one card per run of equivalent ones
+        (same points, no other live card between them), ``first`` (the table's best) leading,
+        then the cards that leave the trick to the player's side, richest first."""
+        r = self.r
+        points = r.points
+        order = ORDER[r.mode]
+        others = 0
+        for s in range(4):
+            if s != seat:
+                others |= hands[s]
+        for c in trick:
+            others |= 1 << c
+        keys = []
+        for suit in range(4):
+            if not legal & SUIT_MASKS[suit]:
+                continue
+            prev = -1
+            gap = False
+            top = True
+            for card in reversed(r.ladder[suit]):           # strongest first
+                bit = 1 << card
+                if legal & bit:
+                    if prev >= 0 and not gap and points[prev] == points[card]:
+                        continue                           # equivalent to the stronger card kept
+                    if trick:
+                        takes = True if r.beats[win] & bit else partner_wins   # the side's trick after it
+                        key = (200 if takes else 0) + (points[card] if takes else -points[card])
+                    else:
+                        key = (100 + points[card]) if top else -points[card]
+                    if card == first:
+                        key = 1000
+                    keys.append((key, order[card], card))
+                    prev, gap = card, False
+                elif others & bit:
+                    gap, top = True, False
+        keys.sort(reverse=True)
+        return [card for _, _, card in keys]
+
+
+_CORE: list = []
+
+
+def _c_core():
+    """The compiled core's module, or None when it is not built (imported once)."""
+    if not _CORE:
+        try:
+            from . import solver_c
+            _CORE.append(solver_c if solver_c.available() else None)
+        except ImportError:
+            _CORE.append(None)
+    return _CORE[0]
