@@ -5,11 +5,12 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+SOLVER := referee/_solver_core.so
 
 .PHONY: install system-deps test demo bench clean
 
-## install: create .venv/ with the project and its dev dependencies (idempotent)
-install: $(STAMP)
+## install: create .venv/ with the project and its dev dependencies, and build the solver's C core (idempotent)
+install: $(STAMP) $(SOLVER)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,12 +18,16 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The double-dummy solver's compiled core (referee/solver_c.py loads it; without it the solver runs in Python)
+$(SOLVER): referee/solver_core.c
+	gcc -std=c99 -O2 -Wall -Wextra -Wpedantic -Werror -shared -fPIC -o $@ $<
+
 ## system-deps: Debian packages the tests drive (Chromium, socat, gcc); installs only what is missing
 system-deps:
 	scripts/system-deps.sh
 
 ## test: everything the tests need, then every test
-test: install system-deps
+test: system-deps install
 	$(PY) -m pytest -q
 
 ## demo: a whole simulated table, served on http://127.0.0.1:8000
@@ -34,4 +39,4 @@ bench: install
 	$(PY) -m bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis $(SOLVER)
