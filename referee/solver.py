@@ -158,13 +158,12 @@ class Solver:
 
     def par(self, play: HandPlay) -> Outcome:
         """The result with everyone playing best from ``play``'s position."""
-        return self.outcome(self._engine.value(self._position(play), -_INF, _INF))
+        return self.outcome(self._exact(self._position(play)))
 
     def card_values(self, play: HandPlay) -> dict[Card, Outcome]:
         """The result after each legal card of the player to play, everyone playing best after it."""
         pos = self._position(play)
-        return {card: self.outcome(self._engine.value(_after(pos, card, self.rules), -_INF, _INF))
-                for card in iter_cards(play.legal())}
+        return {card: self.outcome(self._exact(_after(pos, card, self.rules))) for card in iter_cards(play.legal())}
 
     def can_reach(self, play: HandPlay, team: Team, points: int) -> bool:
         """Whether ``team`` can still end with at least ``points`` card points whatever the
@@ -178,7 +177,23 @@ class Solver:
     def value(self, play: HandPlay) -> int:
         """The search's own figure ``w`` for ``play`` (NS's points, +/- the capot's extra):
         what colver's ``solve_scores`` reports, less its floor at 0."""
-        return self._engine.value(self._position(play), -_INF, _INF)
+        return self._exact(self._position(play))
+
+    def _exact(self, pos: Position) -> int:
+        """``w`` of ``pos`` by bisection on zero-window searches: each asks "at least m?" and
+        answers with a bound (fail-soft), and the table keeps what every search learnt, so
+        about nine narrow searches cost less than one wide one."""
+        r = self.rules
+        low, high = -r.bonus, r.total + r.bonus
+        value = self._engine.value
+        while low < high:
+            mid = (low + high + 1) // 2
+            g = value(pos, mid - 1, mid)
+            if g >= mid:
+                low = g
+            else:
+                high = g
+        return low
 
     # --- conversions ----------------------------------------------------------------
 
@@ -190,6 +205,13 @@ class Solver:
         if w < 0:
             return Outcome(0, r.total, 1)
         return Outcome(w, r.total - w, None)
+
+    def capot_scale(self, outcome: Outcome, team: Team) -> int:
+        """``team``'s points in ``outcome`` counted as the search counts them: a capot is worth
+        152 + ``capot_dix_de_der`` (252) to the side that made it, and minus the capot's extra
+        (-90) to the side that suffered it, so that losing a capot costs at least 90."""
+        extra = self.rules.bonus if outcome.capot == team else -self.rules.bonus if outcome.capot is not None else 0
+        return outcome.points(team) + extra
 
     def _w_for(self, team: Team, points: int) -> int:
         """``team`` ends with at least ``points`` on the capot scale when ``w`` is at least this
