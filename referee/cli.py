@@ -59,6 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               description=_DEMO_TEXT))
     from .table_cli import register_referee   # the table referee's simulate, ingest, export
     register_referee(sub)
+    importlib.import_module("commands.solve").register_referee(sub)   # referee solve
 
 
 _DEMO_TEXT = ("Play a short seeded game with simulated players through the rules engine and print the "
