@@ -137,10 +137,7 @@ class Solver:
         self.rules = _Rules(play)
         self.trump = play.trump
         self.options = play.options
-        pos = position_of(play)
-        self._owner = list(pos.hands)
-        for seat, card in _trick_seats(pos, self.rules.step):
-            self._owner[seat] |= 1 << card
+        self._owner = _owners(play, self.rules.step)
         if engine is None:
             engine = "c" if _c_core() is not None else "python"
         if engine not in ENGINES:
@@ -153,6 +150,16 @@ class Solver:
         else:
             self._engine = _Search(self.rules)
         self.engine = engine
+
+    def reset(self, play: HandPlay) -> None:
+        """Forget what was learnt and serve another deal of the same contract and rules
+        (the next sampled world of :mod:`referee.winchance`), keeping the tables."""
+        self._check_rules(play)
+        self._owner = _owners(play, self.rules.step)
+        if self.engine == "c":
+            self._engine.clear()
+        else:
+            self._engine = _Search(self.rules)
 
     # --- questions ---------------------------------------------------------------
 
@@ -218,9 +225,12 @@ class Solver:
         figure (NS), or at most it (EW, whose own figure is ``total - w``)."""
         return points if team == 0 else self.rules.total - points
 
-    def _position(self, play: HandPlay) -> Position:
+    def _check_rules(self, play: HandPlay) -> None:
         if play.trump != self.trump or play.options is not self.options and play.options != self.options:
             raise PlayError("this solver was built for another contract or other rules: build one per hand")
+
+    def _position(self, play: HandPlay) -> Position:
+        self._check_rules(play)
         pos = position_of(play)
         step = self.rules.step
         for seat in range(4):
@@ -233,6 +243,15 @@ class Solver:
 
 
 ENGINES = ("c", "python")
+
+
+def _owners(play: HandPlay, step: int) -> list[Mask]:
+    """Who holds each card not yet in a finished trick (the cards on the table too)."""
+    pos = position_of(play)
+    owner = list(pos.hands)
+    for seat, card in _trick_seats(pos, step):
+        owner[seat] |= 1 << card
+    return owner
 
 
 def _trick_seats(pos: Position, step: int):
