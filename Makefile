@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-SOLVER := referee/_solver_core.so
+SOLVER := referee/_solver_core.so.1
 
 .PHONY: install system-deps test demo bench clean
 

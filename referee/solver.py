@@ -40,13 +40,13 @@ other and to colver's solver.
 >>> from referee.cards import parse_mask, card_name
 >>> from referee.rules import profile
 >>> from referee.tables import parse_trump
->>> hands = [parse_mask(h) for h in ("Jh 9h", "Ah Th", "As Ks", "Ac Tc")]   # two tricks left, hearts
+>>> hands = [parse_mask(h) for h in ("Jh 9h", "Ah Th", "As Ks", "Ac Tc")]   # a two-card example, hearts
 >>> play = HandPlay(parse_trump("h"), 0, profile("ffb-contree"), hands)
 >>> solver = Solver(play, engine="python")
->>> solver.par(play)                       # N's jack and nine draw E's ace and ten: a capot
-Outcome(ns=162, ew=0, capot=0)
+>>> solver.par(play)                       # N's jack and nine draw E's ace and ten: every point, every trick
+Outcome(ns=101, ew=0, capot=0)
 >>> {card_name(c): o.ns for c, o in solver.card_values(play).items()}
-{'9h': 162, 'Jh': 162}
+{'9h': 101, 'Jh': 101}
 >>> solver.can_reach(play, 1, 1)           # EW cannot take a single point
 False
 """
@@ -118,7 +118,6 @@ class _Rules:
         self.step = 1 if options.clockwise else 3
         self.dix = options.dix_de_der
         self.bonus = options.capot_dix_de_der - options.dix_de_der   # what a capot adds, e.g. 90
-        self.total = sum(self.points) + self.dix                     # 162 in a 162-point hand
         order = ORDER[mode]
         #: the cards of each suit, weakest first
         self.ladder = tuple(tuple(sorted(iter_cards(SUIT_MASKS[s]), key=order.__getitem__)) for s in range(4))
@@ -138,6 +137,7 @@ class Solver:
         self.trump = play.trump
         self.options = play.options
         self._owner = _owners(play, self.rules.step)
+        self.total = _hand_total(play, self.rules)
         if engine is None:
             engine = "c" if _c_core() is not None else "python"
         if engine not in ENGINES:
@@ -156,6 +156,7 @@ class Solver:
         (the next sampled world of :mod:`referee.winchance`), keeping the tables."""
         self._check_rules(play)
         self._owner = _owners(play, self.rules.step)
+        self.total = _hand_total(play, self.rules)
         if self.engine == "c":
             self._engine.clear()
         else:
@@ -191,7 +192,7 @@ class Solver:
         answers with a bound (fail-soft), and the table keeps what every search learnt, so
         about nine narrow searches cost less than one wide one."""
         r = self.rules
-        low, high = -r.bonus, r.total + r.bonus
+        low, high = -r.bonus, self.total + r.bonus
         value = self._engine.value
         while low < high:
             mid = (low + high + 1) // 2
@@ -207,11 +208,11 @@ class Solver:
     def outcome(self, w: int) -> Outcome:
         """``w`` (see the module docstring) as card points per side and a capot flag."""
         r = self.rules
-        if w > r.total:
-            return Outcome(r.total, 0, 0)
+        if w > self.total:
+            return Outcome(self.total, 0, 0)
         if w < 0:
-            return Outcome(0, r.total, 1)
-        return Outcome(w, r.total - w, None)
+            return Outcome(0, self.total, 1)
+        return Outcome(w, self.total - w, None)
 
     def capot_scale(self, outcome: Outcome, team: Team) -> int:
         """``team``'s points in ``outcome`` counted as the search counts them: a capot is worth
@@ -223,7 +224,7 @@ class Solver:
     def _w_for(self, team: Team, points: int) -> int:
         """``team`` ends with at least ``points`` on the capot scale when ``w`` is at least this
         figure (NS), or at most it (EW, whose own figure is ``total - w``)."""
-        return points if team == 0 else self.rules.total - points
+        return points if team == 0 else self.total - points
 
     def _check_rules(self, play: HandPlay) -> None:
         if play.trump != self.trump or play.options is not self.options and play.options != self.options:
@@ -243,6 +244,18 @@ class Solver:
 
 
 ENGINES = ("c", "python")
+
+
+def _hand_total(play: HandPlay, rules: _Rules) -> int:
+    """The card points of the whole hand, dix de der included: 162 in a 32-card deal (130
+    in sa with plain values); less in the made-up hands of examples, which deal fewer cards."""
+    pos = position_of(play)
+    out = 0
+    for h in pos.hands:
+        out |= h
+    for c in pos.trick:
+        out |= 1 << c
+    return sum(play.card_points) + sum(rules.points[c] for c in iter_cards(out)) + rules.dix
 
 
 def _owners(play: HandPlay, step: int) -> list[Mask]:

@@ -1,6 +1,6 @@
 """The compiled double-dummy core (``solver_core.c``), loaded with cffi in ABI mode.
 
-``make install`` builds ``referee/_solver_core.so`` with gcc; without it (or
+``make install`` builds ``referee/_solver_core.so.1`` with gcc; without it (or
 without cffi) :func:`available` is False and :class:`referee.solver.Solver`
 searches in Python, with the same results. The core holds no rules of its
 own: :class:`Core` hands it the tables of :class:`referee.solver._Rules`.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-LIBRARY = Path(__file__).with_name("_solver_core.so")
+LIBRARY = Path(__file__).with_name("_solver_core.so.1")   # not ".so": the doctest walk would take it for a module
 
 _CDEF = """
 typedef struct {
