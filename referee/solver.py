@@ -136,7 +136,7 @@ class Solver:
         self.rules = _Rules(play)
         self.trump = play.trump
         self.options = play.options
-        self._owner = _owners(play, self.rules.step)
+        self._owner = _owners(position_of(play), self.rules.step)
         self.total = _hand_total(play, self.rules)
         if engine is None:
             engine = "c" if _c_core() is not None else "python"
@@ -151,12 +151,15 @@ class Solver:
             self._engine = _Search(self.rules)
         self.engine = engine
 
-    def reset(self, play: HandPlay) -> None:
-        """Forget what was learnt and serve another deal of the same contract and rules
-        (the next sampled world of :mod:`referee.winchance`), keeping the tables."""
-        self._check_rules(play)
-        self._owner = _owners(play, self.rules.step)
-        self.total = _hand_total(play, self.rules)
+    def reset(self, where: HandPlay | Position) -> None:
+        """Forget what was learnt and serve another deal of the same hand: same contract and
+        rules, same cards played so far (the next sampled world of :mod:`referee.winchance`),
+        given as a play state or directly as a :class:`Position`."""
+        if isinstance(where, HandPlay):
+            self._check_rules(where)
+            self.total = _hand_total(where, self.rules)
+            where = position_of(where)
+        self._owner = _owners(where, self.rules.step)
         if self.engine == "c":
             self._engine.clear()
         else:
@@ -173,7 +176,7 @@ class Solver:
         pos = self._position(play)
         return {card: self.outcome(self._exact(_after(pos, card, self.rules))) for card in iter_cards(play.legal())}
 
-    def can_reach(self, play: HandPlay, team: Team, points: int) -> bool:
+    def can_reach(self, play: HandPlay | Position, team: Team, points: int) -> bool:
         """Whether ``team`` can still end with at least ``points`` card points whatever the
         others do, a capot counting 152 + ``capot_dix_de_der`` (252)."""
         target = self._w_for(team, points)
@@ -230,9 +233,12 @@ class Solver:
         if play.trump != self.trump or play.options is not self.options and play.options != self.options:
             raise PlayError("this solver was built for another contract or other rules: build one per hand")
 
-    def _position(self, play: HandPlay) -> Position:
-        self._check_rules(play)
-        pos = position_of(play)
+    def _position(self, where: HandPlay | Position) -> Position:
+        if isinstance(where, Position):
+            pos = where
+        else:
+            self._check_rules(where)
+            pos = position_of(where)
         step = self.rules.step
         for seat in range(4):
             if pos.hands[seat] & ~self._owner[seat]:
@@ -258,9 +264,8 @@ def _hand_total(play: HandPlay, rules: _Rules) -> int:
     return sum(play.card_points) + sum(rules.points[c] for c in iter_cards(out)) + rules.dix
 
 
-def _owners(play: HandPlay, step: int) -> list[Mask]:
+def _owners(pos: Position, step: int) -> list[Mask]:
     """Who holds each card not yet in a finished trick (the cards on the table too)."""
-    pos = position_of(play)
     owner = list(pos.hands)
     for seat, card in _trick_seats(pos, step):
         owner[seat] |= 1 << card

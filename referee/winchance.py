@@ -45,8 +45,8 @@ from .game import Game
 from .play import HandPlay, follower_legal
 from .rules import Options
 from .seats import TEAM_NAMES, Seat, next_seat, team_of
-from .solver import Outcome, Solver, _Rules
-from .tables import ALL_TRUMP, NO_TRUMP, points_table
+from .solver import Outcome, Position, Solver, _Rules
+from .tables import ALL_TRUMP, BEATS, NO_TRUMP, points_table
 
 KING, QUEEN = 6, 5
 _ALL = (1 << 32) - 1
@@ -174,93 +174,96 @@ class _Sampler:
     """Uniform draws of the hidden cards into the four hands, under the view's facts.
 
     The hidden cards fall into classes by (the seats that may hold them, whether they count
-    toward the taker's promised trumps); ``ways`` counts the completions of a partial deal,
-    so each split of a class is drawn with its true weight.
+    toward the taker's promised trumps). A class is dealt seat by seat: ``ways`` counts the
+    completions of a partial deal, so each step is drawn with its true weight and every deal
+    that fits is equally likely.
     """
 
     def __init__(self, view: PublicView, promise: int):
         self.view = view
-        hidden = view.hidden
         held = 0
         for h in view.held:
             held |= h
-        self.caps = tuple(view.counts[s] - view.held[s].bit_count() for s in range(4))
+        caps = tuple(view.counts[s] - view.held[s].bit_count() for s in range(4))
         trumps = SUIT_MASKS[view.contract.mode] if view.contract.mode < 4 else 0
         self.taker = view.contract.taker
-        taker_trumps = sum(1 for s, c in view.plays if s == self.taker and trumps >> c & 1) \
+        shown = sum(1 for s, c in view.plays if s == self.taker and trumps >> c & 1) \
             + (view.held[self.taker] & trumps).bit_count()
-        self.need = max(0, promise - taker_trumps)
+        self.need = max(0, promise - shown)
         groups: dict[tuple[int, bool], list[int]] = {}
-        for card in iter_cards(hidden & ~held):
+        for card in iter_cards(view.hidden & ~held):
             seats = sum(1 << s for s in range(4) if not view.forbidden[s] >> card & 1)
             groups.setdefault((seats, bool(trumps >> card & 1) and self.need > 0), []).append(card)
-        self.classes = sorted(groups.items())
-        self.ways = lru_cache(maxsize=None)(self._ways)
-        self.splits = lru_cache(maxsize=None)(self._splits)
+        # the promised trumps first, the class open to most seats last (its completions have a
+        # closed form), the most constrained in between
+        order = sorted(groups.items(), key=lambda item: (not item[0][1], bin(item[0][0]).count("1"), item[0]))
+        self.classes = [(tuple(s for s in range(4) if seats >> s & 1), promised, cards)
+                        for (seats, promised), cards in order]
+        self.start = (0, 0, len(self.classes[0][2]) if self.classes else 0, caps, 0)
+        self.steps = lru_cache(maxsize=None)(self._steps)
+        self._ways = lru_cache(maxsize=None)(self._ways)
 
-    def _ways(self, k: int, caps: tuple[int, ...], got: int) -> int:
+    def _ways(self, state: tuple) -> int:
+        k, j, left, caps, got = state
         if k == len(self.classes):
             return 1 if not any(caps) and got >= self.need else 0
-        return sum(w for _, w in self.splits(k, caps, got))
+        seats, promised, _ = self.classes[k]
+        if not promised and got < self.need:
+            return 0                                   # the promised classes come first: too late
+        if k == len(self.classes) - 1:
+            # the last class fills every place left: a multinomial, if its seats can take it
+            if any(caps[s] for s in range(4) if s not in seats[j:]) or sum(caps) != left:
+                return 0
+            ways = 1
+            for s in seats[j:]:
+                ways *= comb(left, caps[s])
+                left -= caps[s]
+            return ways
+        return sum(w for _, _, w in self.steps(state))
 
-    def _splits(self, k: int, caps: tuple[int, ...], got: int) -> list[tuple[tuple[int, ...], int]]:
-        (seats, promised), cards = self.classes[k]
+    def _steps(self, state: tuple) -> list[tuple[int, tuple, int]]:
+        """From ``state`` (class k, its j-th seat, cards of the class left, caps, promised trumps
+        given): each number of cards the seat may take, the next state and its weight."""
+        k, j, left, caps, got = state
+        seats, promised, _ = self.classes[k]
+        seat = seats[j]
+        last = j == len(seats) - 1
         out = []
-        for split in _compositions(len(cards), [s for s in range(4) if seats >> s & 1], caps):
-            rest = tuple(c - x for c, x in zip(caps, split))
-            more = min(self.need, got + (split[self.taker] if promised else 0))
-            w = self.ways(k + 1, rest, more)
+        for x in ([left] if last else range(min(left, caps[seat]) + 1)):
+            if x > caps[seat]:
+                continue
+            rest = caps[:seat] + (caps[seat] - x,) + caps[seat + 1:]
+            more = min(self.need, got + x) if promised and seat == self.taker else got
+            if last:
+                nxt = (k + 1, 0, len(self.classes[k + 1][2]) if k + 1 < len(self.classes) else 0, rest, more)
+            else:
+                nxt = (k, j + 1, left - x, rest, more)
+            w = self._ways(nxt)
             if w:
-                n, mult = len(cards), 1
-                for x in split:
-                    mult *= comb(n, x)
-                    n -= x
-                out.append((split, mult * w))
+                out.append((x, nxt, comb(left, x) * w))
         return out
 
     def total(self) -> int:
-        return self.ways(0, self.caps, 0)
+        return self._ways(self.start)
 
     def draw(self, rng: random.Random) -> list[Mask]:
         hands = list(self.view.held)
-        caps, got = self.caps, 0
-        for k, ((_, promised), cards) in enumerate(self.classes):
-            options = self.splits(k, caps, got)
-            pick = rng.randrange(sum(w for _, w in options))
-            for split, w in options:
-                if pick < w:
-                    break
-                pick -= w
+        state = self.start
+        for seats, _, cards in self.classes:
             cards = list(cards)
             rng.shuffle(cards)
-            i = 0
-            for seat, x in enumerate(split):
-                for card in cards[i:i + x]:
+            for seat in seats:
+                steps = self.steps(state)
+                pick = rng.randrange(sum(w for _, _, w in steps))
+                for x, nxt, w in steps:
+                    if pick < w:
+                        break
+                    pick -= w
+                for card in cards[:x]:
                     hands[seat] |= 1 << card
-                i += x
-            caps = tuple(c - x for c, x in zip(caps, split))
-            got = min(self.need, got + (split[self.taker] if promised else 0))
+                cards = cards[x:]
+                state = nxt
         return hands
-
-
-def _compositions(n: int, seats: list[int], caps: tuple[int, ...]):
-    """Every way to give ``n`` cards to ``seats``, no seat over its cap (4-tuples by seat)."""
-    def rec(i: int, left: int, acc: list[int]):
-        if i == len(seats) - 1:
-            if left <= caps[seats[i]]:
-                acc[seats[i]] = left
-                yield tuple(acc)
-                acc[seats[i]] = 0
-            return
-        for x in range(min(left, caps[seats[i]]) + 1):
-            acc[seats[i]] = x
-            yield from rec(i + 1, left - x, acc)
-        acc[seats[i]] = 0
-    if not seats:
-        if n == 0:
-            yield (0, 0, 0, 0)
-        return
-    yield from rec(0, n, [0, 0, 0, 0])
 
 
 # --- the win chance ------------------------------------------------------------------------
@@ -294,30 +297,59 @@ def win_chance(events: list[dict], worlds: int = 100, seed: int = 0, engine: Opt
     rng = random.Random(seed)
     team = team_of(view.contract.taker)
     targets: dict[tuple[int, int], Optional[int]] = {}
+    public = _public_position(view)
+    must_replay = not all(view.checked) or view.options.undertrump == "always"
     solver: Optional[Solver] = None
     made = rejected = 0
     for _ in range(worlds):
-        for _attempt in range(1000):
+        need_play = must_replay or solver is None       # the facts make every card played legal, but
+        for _attempt in range(1000):                    # for "always undertrump" (module docstring)
             hands = sampler.draw(rng)
+            if not need_play:
+                break
             play = _replay(view, hands)
             if play is not None:
                 break
             rejected += 1
         else:
             raise WinChanceError("no sampled deal lets every card played be legal: the record breaks the rules")
-        belote = _belote(view, hands, play.trump)
+        belote = _belote(view, hands, view.contract.mode)
         if belote not in targets:
             targets[belote] = _target(view, belote)
         target = targets[belote]
         if target is None:
             continue
+        where = public._replace(hands=tuple(hands))
         if solver is None:
             solver = Solver(play, engine=engine)
         else:
-            solver.reset(play)
-        if solver.can_reach(play, team, target):
+            solver.reset(where)
+        if solver.can_reach(where, team, target):
             made += 1
     return WinChance(made / worlds if worlds else 0.0, made, worlds, view.contract.taker, promise, rejected)
+
+
+def _public_position(view: PublicView) -> Position:
+    """The search's position with what is public filled in (the hands left empty)."""
+    step = 1 if view.options.clockwise else 3
+    beats = BEATS[view.contract.mode]
+    points = points_table(view.contract.mode, view.options.no_trump_values)
+    leader, ns, won = view.leader, 0, 0
+    done = len(view.plays) - len(view.plays) % 4
+    for start in range(0, done, 4):
+        cards = [c for _, c in view.plays[start:start + 4]]
+        winpos = 0
+        for i in range(1, 4):
+            if beats[cards[winpos]] >> cards[i] & 1:
+                winpos = i
+        leader = (leader + winpos * step) & 3
+        if leader & 1:
+            won |= 2
+        else:
+            won |= 1
+            ns += sum(points[c] for c in cards)
+    trick = tuple(c for _, c in view.plays[done:])
+    return Position((0, 0, 0, 0), trick, leader, ns, won)
 
 
 def _replay(view: PublicView, hands: list[Mask]) -> Optional[HandPlay]:
@@ -355,18 +387,30 @@ def _belote(view: PublicView, hands: list[Mask], mode: int) -> tuple[int, int]:
 
 
 def _target(view: PublicView, belote: tuple[int, int]) -> Optional[int]:
-    """The fewest points (capot scale) the takers need to make the contract, or None."""
+    """The fewest points (capot scale) the takers need to make the contract, or None.
+
+    The contract is made from some number of the takers' points on (more points never
+    unmake it), so a bisection over the possible results finds it."""
     o, contract = view.options, view.contract
     team = contract.team
     total = sum(points_table(contract.mode, o.no_trump_values)) + o.dix_de_der
     bonus = o.capot_dix_de_der - o.dix_de_der
-    for mine in [-bonus] + list(range(total + 1)) + [total + bonus]:
+    results = [-bonus] + list(range(total + 1)) + [total + bonus]
+
+    def made(mine: int) -> bool:
         if mine == -bonus:
             outcome = Outcome(0, total, 1 - team) if team == 0 else Outcome(total, 0, 1 - team)
         elif mine == total + bonus:
             outcome = Outcome(total, 0, team) if team == 0 else Outcome(0, total, team)
         else:
             outcome = Outcome(mine, total - mine, None) if team == 0 else Outcome(total - mine, mine, None)
-        if contract_made(o, contract, outcome, belote, view.declarations):
-            return mine
-    return None
+        return contract_made(o, contract, outcome, belote, view.declarations)
+
+    low, high = 0, len(results)                       # the first result that makes it lies in [low, high]
+    while low < high:
+        mid = (low + high) // 2
+        if made(results[mid]):
+            high = mid
+        else:
+            low = mid + 1
+    return results[low] if low < len(results) else None
