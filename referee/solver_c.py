@@ -88,7 +88,7 @@ class Core:
         self._trick = ffi.new("int[4]")
 
     def value(self, pos, alpha: int, beta: int) -> int:
-        """As :meth:`referee.solver._Search.value`."""
+        """As :meth:`referee.solver_py.Core.value`."""
         self._hands[0:4] = pos.hands
         n = len(pos.trick)
         if n:
