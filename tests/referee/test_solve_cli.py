@@ -143,3 +143,15 @@ def test_scoresheet_analysis_sums_the_costs_and_names_the_turning_card(record):
         for m in page["marks"]:
             assert m["mark"] == mark(m["cost"]) != ""
     assert mark(0) == "" and mark(5) == "?!" and mark(12) == "?" and mark(40) == "??"
+
+
+def test_a_card_played_out_of_turn_goes_back_and_changes_nothing(record):
+    _, events = record
+    first = next(i for i, e in enumerate(events) if e["type"] == "play")
+    game = Game.from_events(events[:first])
+    wrong = (game.play.to_play + 1) & 3
+    card = card_name(next(c for c in range(32) if game.play.hand(wrong) >> c & 1))
+    noisy = events[:first] + [{"type": "play", "seat": "NESW"[wrong], "card": card}] + events[first:]
+    assert [v.rule for v in Game.from_events(noisy).results[0].violations][:1] == ["out-of-turn"]
+    plain = [h.as_dict("g") for h in analyse_game(events, hands=[1], position=3)]
+    assert [h.as_dict("g") for h in analyse_game(noisy, hands=[1], position=3)] == plain
