@@ -146,7 +146,7 @@ class Solver:
             core = _c_core()
             if core is None:
                 raise RuntimeError("the C solver core is not built: run `make install` (it needs gcc)")
-            self._engine = core.Core(self.rules, self._owner)
+            self._engine = core.Core(self.rules)
         else:
             from .solver_py import Core
             self._engine = Core(self.rules)

@@ -61,7 +61,7 @@ def available() -> bool:
 class Core:
     """One deal's search state in C: the rules' tables and a transposition table."""
 
-    def __init__(self, rules, owner=None, tt_bits: int = TT_BITS):
+    def __init__(self, rules, tt_bits: int = TT_BITS):
         loaded = _lib()
         if loaded is None:
             raise RuntimeError(f"the C solver core is not built ({LIBRARY.name}): run `make install` (it needs gcc)")

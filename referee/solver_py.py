@@ -20,7 +20,7 @@ _INF = 1 << 20
 class Core:
     """One deal's search state in Python: the rules' tables and a transposition table."""
 
-    def __init__(self, rules, owner=None):
+    def __init__(self, rules):
         self.r = rules
         self.tt: dict[int, tuple[int, int, int]] = {}   # key -> (low, high, best lead) on points to come
 

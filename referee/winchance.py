@@ -109,11 +109,12 @@ def public_view(events: list[dict], taker_trumps: Optional[int] = None) -> Publi
     # cards that must be held
     for d in game.declarations:
         view.held[d.seat] |= d.cards & hidden
-    for card, _ in says.items():
-        if rank_of(card) in (KING, QUEEN):
+    played_by = {card: seat for seat, card in view.plays}
+    for card in says:
+        trump = play.trump == ALL_TRUMP or suit_of(card) == play.trump
+        if rank_of(card) in (KING, QUEEN) and trump and card in played_by:
             other = suit_of(card) * 8 + (QUEEN if rank_of(card) == KING else KING)
-            seat = next(s for s, c in view.plays if c == card)
-            view.held[seat] |= (1 << other) & hidden
+            view.held[played_by[card]] |= (1 << other) & hidden
     turned = game.to_json()["turned"]
     if turned is not None:
         view.held[contract.taker] |= (1 << parse_card(turned)) & hidden
