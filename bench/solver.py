@@ -169,7 +169,7 @@ def win_rows(hands: int, seed: int, worlds: int = 100) -> None:
             total += 1
         _row(f"win chance {worlds} worlds, after trick {tricks}", "colver", theirs)
         _row(f"win chance {worlds} worlds, after trick {tricks}", "ours", ours)
-        _row("  the same, CPU time (a loaded machine)", "ours", cpu)
+        _row("  the same in CPU time", "ours", cpu)
         print(f"{'':<38}made counts equal on {agree}/{total} positions", flush=True)
 
 
