@@ -5,11 +5,12 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+SOLVER := referee/_solver_core.so.1
 
 .PHONY: install system-deps test demo bench firmware flash clean
 
-## install: create .venv/ with the project and its dev dependencies (idempotent)
-install: $(STAMP)
+## install: create .venv/ with the project and its dev dependencies, and build the solver's C core (idempotent)
+install: $(STAMP) $(SOLVER)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,13 +18,17 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The double-dummy solver's compiled core (referee/solver_c.py loads it; without it the solver runs in Python)
+$(SOLVER): referee/solver_core.c
+	gcc -std=c99 -O2 -Wall -Wextra -Wpedantic -Werror -shared -fPIC -o $@ $<
+
 ## system-deps: Debian packages the tests drive (Chromium, socat, gcc, the AVR toolchain, libsimavr);
 ## installs only what is missing
 system-deps:
 	scripts/system-deps.sh
 
 ## test: everything the tests need, then every test
-test: install system-deps
+test: system-deps install
 	$(PY) -m pytest -q
 
 ## firmware: the Arduino Mega 2560's firmware (build/firmware/firmware.elf, .hex) and its simulator
@@ -45,4 +50,4 @@ bench: install
 	$(PY) -m bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis $(SOLVER)

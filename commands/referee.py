@@ -48,8 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     # The terminal demo; the top-level `belote-table demo` is the dashboard's (commands/web.py).
     _demo_args(sub.add_parser("demo", help="play a seeded simulated game in the terminal",
                               description=_DEMO_TEXT))
-    from .table_referee import register_referee   # the table referee's simulate, ingest, export
-    register_referee(sub)
+    from . import solve, table_referee
+    table_referee.register_referee(sub)   # the table referee's simulate, ingest, export
+    solve.register_referee(sub)           # the double-dummy analysis
 
 
 _DEMO_TEXT = ("Play a short seeded game with simulated players through the rules engine and print the "

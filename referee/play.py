@@ -70,7 +70,7 @@ from .tables import ALL_TRUMP, BEATS, Mode, parse_trump, points_table, strongest
 from .violations import Violation
 
 __all__ = ["HandPlay", "PlayError", "Trick", "legal_cards", "trick_winner", "cards_in_order",
-           "audit", "parse_trump"]
+           "audit", "parse_trump", "follower_legal"]
 
 _UNDERTRUMP_RULES = ("discard", "must", "always")
 _DISCARD, _ALWAYS = 0, 2                  # indices in _UNDERTRUMP_RULES
@@ -212,6 +212,36 @@ def _why(mode: Mode, seat: Seat, hand: Mask, card: Card, lead: Card, win: Card,
         (("held", card_name(held)),) + trick
 
 
+def follower_legal(hand: Mask, lead: Card, win: Card, n: int, winpos: int, ruff: Mask, must_beat: Mask,
+                   beats: Sequence[Mask], partner_free: bool, rule: int) -> Mask:
+    """The legal cards of ``hand`` for the player who plays the ``n + 1``-th card (``n`` >= 1) of
+    a trick led with ``lead``, ``win`` winning it as the ``winpos``-th card.
+
+    The one implementation of the play rules (module docstring), for :meth:`HandPlay.legal` and
+    the double-dummy search (:mod:`referee.solver`); ``ruff``, ``must_beat``, ``beats``,
+    ``partner_free`` and ``rule`` are a mode's and the options' constants (:class:`HandPlay`
+    holds them).
+    """
+    follow = hand & SUIT_MASKS[lead >> 3]
+    if follow:                                    # follow suit; beat when trumps (or ta) are led,
+        if must_beat >> lead & 1 and not (        # unless partner wins and the rules free them
+                partner_free and winpos == n - 2):
+            return follow & beats[win] or follow
+        return follow
+    if not hand & ruff:                           # nothing to follow or cut with
+        return hand
+    cut = hand & ruff
+    partner_wins = n >= 2 and winpos == n - 2
+    if ruff >> win & 1:                           # somebody has trumped and wins the trick
+        over = cut & beats[win]
+        if partner_wins:
+            return hand if rule != _ALWAYS else ((over | hand & ~ruff) if over else cut)
+        if over:
+            return over
+        return hand if rule == _DISCARD else cut
+    return hand if partner_wins else cut
+
+
 class Trick(NamedTuple):
     """A finished trick: who led, the four cards in play order, who won."""
 
@@ -316,8 +346,7 @@ class HandPlay:
     def legal(self) -> Mask:
         """The legal cards of the player to play (a mask); needs the hands.
 
-        The one implementation of the rules, written for speed: ints, table
-        lookups and no allocation, memoized until the next play.
+        Ints and table lookups (:func:`follower_legal`), memoized until the next play.
         """
         legal = self._memo
         if legal >= 0:
@@ -332,32 +361,8 @@ class HandPlay:
                 raise PlayError("the hand is over: all eight tricks have been played")
             legal = hand                                  # the leader plays anything
         else:
-            lead = trick[0]
-            follow = hand & SUIT_MASKS[lead >> 3]
-            ruff = self._ruff
-            if follow:                                    # follow suit; beat when trumps (or ta) are led,
-                if self._must_beat >> lead & 1 and not (  # unless partner wins and the rules free them
-                        self._partner_free and self._winpos == len(trick) - 2):
-                    legal = follow & self._beats[self._win] or follow
-                else:
-                    legal = follow
-            elif not hand & ruff:                         # nothing to follow or cut with
-                legal = hand
-            else:
-                cut = hand & ruff
-                win = self._win
-                n = len(trick)
-                partner_wins = n >= 2 and self._winpos == n - 2
-                if ruff >> win & 1:                       # somebody has trumped and wins the trick
-                    over = cut & self._beats[win]
-                    if partner_wins:
-                        legal = hand if self._rule != _ALWAYS else ((over | hand & ~ruff) if over else cut)
-                    elif over:
-                        legal = over
-                    else:
-                        legal = hand if self._rule == _DISCARD else cut
-                else:
-                    legal = hand if partner_wins else cut
+            legal = follower_legal(hand, trick[0], self._win, len(trick), self._winpos, self._ruff, self._must_beat,
+                                   self._beats, self._partner_free, self._rule)
         self._memo = legal
         return legal
 
