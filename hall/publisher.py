@@ -160,6 +160,8 @@ class TableLink:
                     if not batch:
                         await asyncio.get_running_loop().run_in_executor(None, self._wake.wait, self.poll)
                         self._wake.clear()
+                for game, line, event in self.records.after(game, line):   # stopping: what the table stored last
+                    await self._publish(js, game, line, event)
             finally:
                 for task in tasks:
                     task.cancel()

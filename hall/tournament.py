@@ -227,6 +227,8 @@ def apply_action(t: Tournament, action: str, args: dict[str, Any], who: str, now
             return t.registry.withdraw(args["team"], int(args.get("after_round") or len(t.rounds)))
         if action == "start-round":
             return t.start_round(now, scores, args.get("shuffle_seed"))
+        if action == "time-up":
+            return t.time_up({str(k): int(v) for k, v in args["cutoffs"].items()})
         if action == "close-round":
             return t.close_round(now)
         if action == "repair":

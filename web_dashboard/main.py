@@ -16,7 +16,8 @@ import signal
 import sys
 
 #: Modules that add sub-commands, in the order ``--help`` lists them.
-PARTS = ("referee.cli", "referee.table_cli", "firmware_bridge.cli", "vision.cli", "calibration.cli", "web_dashboard.cli")
+PARTS = ("referee.cli", "referee.table_cli", "firmware_bridge.cli", "vision.cli", "calibration.cli", "web_dashboard.cli",
+         "commands.hall")
 
 
 def build_parser() -> argparse.ArgumentParser:
