@@ -152,7 +152,9 @@ class NatsServer:
             'no_auth_user: "belote"',
         ]
         if self.leaf_port is not None:
-            lines += ["leafnodes {", f'  listen: "{self.leaf_host}:{self.leaf_port}"',
+            # no_advertise: boards dial the address they were given (the hall's LAN address, or a
+            # proxy in front of it), never one the hall gossips about itself.
+            lines += ["leafnodes {", f'  listen: "{self.leaf_host}:{self.leaf_port}"', "  no_advertise: true",
                       f'  authorization {{ user: "leaf", password: "{self.leaf_password()}", account: "{ACCOUNT}" }}',
                       "}"]
         if self.leaf_remote:
