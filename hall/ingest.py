@@ -156,6 +156,7 @@ class Ingest:
         refusal = self.db.claim(table_id, board, domain)
         if refusal is None:
             await self._add_source(js, table_id, domain)
+            self.db.beat(table_id, int(request.get("seq") or 0), {}, float(request.get("clock") or 0))
         else:
             self.say(f"hall: refused board {board} as table {table_id}: another board holds it")
         await msg.respond(json.dumps({"ok": refusal is None, "error": refusal}).encode())

@@ -208,9 +208,10 @@ class TableLink:
         self.seq = seq
 
     async def _join(self, nc: Any) -> None:
-        request = json.dumps({"table": self.table_id, "board": self.board, "domain": board_domain(self.board),
-                              "stream": table_stream(self.table_id)}).encode()
         while not self.joined.is_set():
+            request = json.dumps({"table": self.table_id, "board": self.board, "domain": board_domain(self.board),
+                                  "stream": table_stream(self.table_id), "seq": self.seq,
+                                  "clock": self.clock()}).encode()
             try:
                 reply = json.loads((await nc.request(JOIN_SUBJECT, request, timeout=2)).data)
             except Exception:              # no hall yet (link down, hall restarting): ask again
