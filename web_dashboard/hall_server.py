@@ -80,7 +80,7 @@ class HallServer:
             hub = gevent_hub(broadcast_delay=0)
             live = HallLive(dsn, hub, s.event, throttle=s.throttle).start()
             self.stoppers.insert(0, live.stop)
-            live.desk.create("hall", name=s.event)
+            live.web_desk.create("hall", name=s.event)
             ingest = Ingest(nats.url, dsn, on_events=live.touched, say=say,
                             assignment=lambda table: live.tournament.assignment(table) if live.tournament else None)
             ingest.start()
