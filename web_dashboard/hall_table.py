@@ -44,7 +44,8 @@ def hall_tag(referee: Any) -> Optional[tuple]:
 
 
 def join_hall(board: Any, table: Any, hall_url: str, table_id: str,
-              play_match: Optional[Callable[[dict], None]] = None) -> list[Callable[[], None]]:
+              play_match: Optional[Callable[[dict], None]] = None,
+              playing: Optional[tuple] = None) -> list[Callable[[], None]]:
     """Start the board's leaf node and the link for ``table``; returns the stoppers.
     ``play_match(assignment)`` starts a match the hall assigned (default: a new
     game at the console with the assigned players)."""
@@ -65,7 +66,7 @@ def join_hall(board: Any, table: Any, hall_url: str, table_id: str,
     except EngineError as exc:
         raise SetupError(f"the board's nats-server: {exc}") from None
     start_match = play_match or (lambda a: new_match(table, a))
-    playing: dict[str, Any] = {"tag": hall_tag(table.referee)}
+    playing_now: dict[str, Any] = {"tag": playing or hall_tag(table.referee)}
     lock = threading.Lock()
 
     def follow(assignment: Optional[dict]) -> None:
@@ -73,9 +74,9 @@ def join_hall(board: Any, table: Any, hall_url: str, table_id: str,
             return
         tag = (assignment["event"], assignment["round"])
         with lock:
-            if tag == playing["tag"]:
+            if tag == playing_now["tag"]:
                 return
-            playing["tag"] = tag
+            playing_now["tag"] = tag
         say(f"{table_id}: the hall assigns round {assignment['round']}: "
             f"NS {assignment['teams']['NS']} against EW {assignment['teams']['EW']}")
         start_match(assignment)
@@ -102,8 +103,16 @@ def join_hall(board: Any, table: Any, hall_url: str, table_id: str,
 
 def match_header(assignment: dict) -> dict:
     header = TableReferee.make_header(assignment.get("rules", "ffb-contree"), {}, assignment["seats"])
-    header["hall"] = {k: assignment[k] for k in ("event", "round", "table", "teams")}
+    header["hall"] = {k: assignment.get(k) for k in ("event", "round", "table", "teams", "format")}
     return header
+
+
+def assignment_of(header: dict) -> Optional[dict]:
+    """The assignment a match's game was started for (from its header), to resume it."""
+    tag = header.get("hall")
+    if not tag:
+        return None
+    return {**tag, "seats": header.get("seats", {}), "rules": header.get("rules", "ffb-contree")}
 
 
 def new_match(table: Any, assignment: dict) -> None:
@@ -145,4 +154,18 @@ def demo_matches(board: Any, table: Any, args: Any) -> list[Callable[[], None]]:
     def stop() -> None:
         if current["demo"] is not None:
             current["demo"].stop()
-    return [stop] + join_hall(board, table, args.hall, args.table_id, play_match=play_match)
+
+    # A board restarted in the middle of a match (a power cut, maybe while the hall is out of
+    # reach) takes its match up again without waiting to hear from the hall.
+    files = game_files(board.games, table.id)
+    resumed = None
+    if len(files) > 1:
+        previous = StoredReferee(files[-2])
+        resumed = assignment_of(previous.record[0]) if not previous.game.over else None
+        previous.close()
+    stoppers = join_hall(board, table, args.hall, args.table_id, play_match=play_match,
+                         playing=(resumed["event"], resumed["round"]) if resumed else None)
+    if resumed:
+        say(f"{args.table_id}: resuming round {resumed['round']} (the match this board was playing)")
+        play_match(resumed)
+    return [stop] + stoppers

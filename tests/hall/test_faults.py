@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 
 import pytest
 
@@ -60,7 +61,8 @@ def test_a_board_killed_during_an_outage_resumes_its_sequence(hall, workdir, pg)
     from hall.desk import Desk
 
     desk = Desk(HallDB(hall.dsn), "open")
-    desk.create("test", tables=("tD",))
+    desk.create("test")                                         # (the hall made it at start)
+    desk.add_table("tD", "test")
     for team, (a, b) in {"A": ("Ana", "Cy"), "B": ("Bo", "Di")}.items():
         desk.act("add-team", {"team": team, "player1": a, "player2": b}, "test")
     desk.act("start-round", {"shuffle_seed": 1}, "test")
@@ -106,13 +108,11 @@ def test_a_board_killed_during_an_outage_resumes_its_sequence(hall, workdir, pg)
     assert held < resumed <= before_restart                    # from the board's stream, never from 0
     wait(lambda: len(own()) >= before_restart + 5, 60, "the restarted board did not play on")
     hall.proxy.restore()
-
-    class Mirror:                                            # the demo's stores, as wait_equal reads them
-        table_id = "tD"
-        own = staticmethod(own)
-    os.killpg(proc.pid, signal.SIGINT)                         # stop playing, so both sides can settle
+    mirror = types.SimpleNamespace(table_id="tD", own=own)    # the demo's stores, as wait_equal reads them
+    wait(lambda: any("ran out" in line or "game over" in line for line in lines), 120, "the match never ended")
+    wait_equal(hall.dsn, [mirror], timeout=60)                 # the board still up: its stream is the source
+    os.killpg(proc.pid, signal.SIGINT)
     proc.wait(30)
-    wait_equal(hall.dsn, [Mirror], timeout=120)
     seqs = [row[0] for row in HallDB(hall.dsn).events("tD")]
     assert seqs == list(range(1, len(seqs) + 1))
 
