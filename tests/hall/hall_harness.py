@@ -214,14 +214,18 @@ def wait_equal(dsn: str, boards: list, timeout: float = 60.0) -> float:
     start = time.monotonic()
     db = HallDB(dsn)
     try:
+        expected = {b.table_id: len(b.own()) for b in boards}
         while True:
             counts = db.counts()
-            pending = [b for b in boards if counts.get(b.table_id, 0) != len(b.own())]
+            pending = [b for b in boards if counts.get(b.table_id, 0) != expected[b.table_id]]
             if not pending:
-                break
+                expected = {b.table_id: len(b.own()) for b in boards}       # a board still playing: again
+                if all(counts.get(t, 0) == n for t, n in expected.items()):
+                    break
+                continue
             if time.monotonic() - start > timeout:
                 raise AssertionError(f"the hall is still behind after {timeout:g} s on "
-                                     f"{[(b.table_id, counts.get(b.table_id, 0), len(b.own())) for b in pending][:5]}")
+                                     f"{[(b.table_id, counts.get(b.table_id, 0), expected[b.table_id]) for b in pending][:5]}")
             time.sleep(0.1)
     finally:
         db.close()
