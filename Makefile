@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install system-deps test demo bench clean
+.PHONY: install system-deps test demo hall-demo bench clean
 
 ## install: create .venv/ with the project and its dev dependencies (idempotent)
 install: $(STAMP)
@@ -28,6 +28,10 @@ test: install system-deps
 ## demo: a whole simulated table, served on http://127.0.0.1:8000
 demo: install
 	$(VENV)/bin/belote-table demo
+
+## hall-demo: a tournament hall of 12 simulated tables playing two rounds, on http://127.0.0.1:8080/hall
+hall-demo: install system-deps
+	$(VENV)/bin/belote-table hall demo --instance var/hall-demo --port $(or $(PORT),8080)
 
 ## bench: the benchmarks, each printed side by side with its peers
 bench: install

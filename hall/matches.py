@@ -62,10 +62,8 @@ def match_score(events: list[tuple[int, dict]], fmt: Format, cutoff: Optional[in
     hands = len(game.results)
     ns, ew = game.totals
     in_hand = game.phase in ("auction", "play")
-    if fmt.kind == "deals":
-        final = hands >= fmt.deals or (cutoff is not None and not in_hand and _dealt_after(events, cutoff))
-    else:
-        final = game.over or (cutoff is not None and not in_hand and _dealt_after(events, cutoff))
+    final = game.over or (fmt.kind == "deals" and hands >= fmt.deals) \
+        or (cutoff is not None and not in_hand and _dealt_after(events, cutoff))   # a game won early ends it too
     return Score(ns, ew, hands, final)
 
 

@@ -64,7 +64,9 @@ class HallServer:
         say(f"hall: nats-server {nats.url}, JetStream under {s.instance / 'nats'}")
         return dsn, nats
 
-    def run(self) -> None:
+    def run(self, then: Optional[Callable[..., list]] = None) -> None:
+        """Serve until stopped. ``then(live, dsn, leaf_url)`` runs once the pages are up
+        and returns more stoppers (the hall demo starts its tables there)."""
         from hall.ingest import Ingest
 
         from .accounts import Accounts
@@ -100,6 +102,8 @@ class HallServer:
                 say(f"Desk: {base}/desk  (user: referee, password: "
                     f"{password if password else 'the one chosen at first run'})")
                 say(f"Tables join with: --hall {nats.leaf_url(leaf_host)} --table-id tN")
+                if then is not None:
+                    self.stoppers[:0] = then(live, dsn, nats.leaf_url(leaf_host))
                 say("Stop with Ctrl-C.")
 
             serve(app, s.host, s.port, on_ready=ready)
