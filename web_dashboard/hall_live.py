@@ -185,11 +185,16 @@ class HallLive:
                 "link": link, "seq": held, "lag": {"events": behind, "seconds": round(lag_s, 1)}}
 
     def hall_view(self) -> dict:
+        """``order`` (the tables in the room's order) and ``table:<id>`` (each table's line)."""
         now = self.clock()
         tables = sorted(set(self.records.tables) | set(self.health), key=_natural)
         round_ = self.tournament.current if self.tournament else None
-        return {"event": self.event, "round": round_ and {k: round_.get(k) for k in ("number", "status", "deadline")},
-                "featured": self.featured, "tables": [self.line(t, now) for t in tables]}
+        # One top-level key per table: the feed's patches are top-level, so a card played at
+        # one table sends that table's line only, not all sixty.
+        view = {"event": self.event, "round": round_ and {k: round_.get(k) for k in ("number", "status", "deadline")},
+                "featured": self.featured, "order": tables}
+        view.update({f"table:{t}": self.line(t, now) for t in tables})
+        return view
 
     def standings_view(self) -> dict:
         t = self.tournament

@@ -138,12 +138,14 @@ class HallProcess:
                 pass
 
     def hall_view(self) -> dict:
-        """The first message of ``/stream/hall``: every table's line."""
+        """The first message of ``/stream/hall``; ``tables`` lists every table's line."""
         with urllib.request.urlopen(self.base + "/stream/hall", timeout=10) as response:
             for raw in response:
                 line = raw.decode()
                 if line.startswith("data: "):
-                    return json.loads(line[6:])
+                    view = json.loads(line[6:])
+                    view["tables"] = [view[f"table:{t}"] for t in view["order"]]
+                    return view
         return {}
 
 

@@ -7,7 +7,8 @@ const hallRoot = document.querySelector("[data-view]");
 function renderHall(state) {
   const r = state.round;
   document.getElementById("round").textContent = r ? `${T("round")} ${r.number} · ${r.status}` : "";
-  replaceChildren("hall-tables", (state.tables || []).map((tb) => {
+  const tables = (state.order || []).map((id) => state["table:" + id]).filter(Boolean);
+  replaceChildren("hall-tables", tables.map((tb) => {
     const seats = tb.seats || {};
     const lag = tb.lag || {};
     return el("div", { class: `club-table hall-table link-${tb.link}`, "data-table": tb.id },
