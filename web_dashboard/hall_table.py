@@ -24,7 +24,6 @@ from referee.store import StoredReferee
 from referee.table import TableReferee
 
 from .launch import SetupError, say
-from .table_runner import game_files
 
 #: Seconds to wait for the hall's answer at start before playing on without it.
 JOIN_WAIT = float(os.environ.get("BELOTE_HALL_JOIN_WAIT", "5"))
@@ -43,12 +42,13 @@ def hall_tag(referee: Any) -> Optional[tuple]:
     return (tag.get("event"), tag.get("round")) if tag else None
 
 
-def join_hall(board: Any, table: Any, hall_url: str, table_id: str,
+def join_hall(board: Any, table: Any, stores: Callable[[], list], hall_url: str, table_id: str,
               play_match: Optional[Callable[[dict], None]] = None,
               playing: Optional[tuple] = None) -> list[Callable[[], None]]:
     """Start the board's leaf node and the link for ``table``; returns the stoppers.
-    ``play_match(assignment)`` starts a match the hall assigned (default: a new
-    game at the console with the assigned players)."""
+    ``stores()`` lists the table's game stores, oldest first; ``play_match(assignment)``
+    starts a match the hall assigned (default: a new game at the console with the
+    assigned players)."""
     from hall.engines import EngineError, NatsServer
     from hall.publisher import TableLink, board_id
     from hall.wire import WireError, board_domain, check_table_id
@@ -65,7 +65,7 @@ def join_hall(board: Any, table: Any, hall_url: str, table_id: str,
                           leaf_remote=hall_url, sync_always=True, **link_timing()).start()
     except EngineError as exc:
         raise SetupError(f"the board's nats-server: {exc}") from None
-    start_match = play_match or (lambda a: new_match(table, a))
+    start_match = play_match or (lambda a: new_match(table, stores, a))
     playing_now: dict[str, Any] = {"tag": playing or hall_tag(table.referee)}
     lock = threading.Lock()
 
@@ -81,7 +81,7 @@ def join_hall(board: Any, table: Any, hall_url: str, table_id: str,
             f"NS {assignment['teams']['NS']} against EW {assignment['teams']['EW']}")
         start_match(assignment)
 
-    link = TableLink(table_id, me, nats.url, stores=lambda: game_files(board.games, table.id),
+    link = TableLink(table_id, me, nats.url, stores=stores,
                      status=lambda: table.state().get("sensors", {}), on_assignment=follow, say=say).start()
     try:
         link.wait_started()
@@ -115,11 +115,10 @@ def assignment_of(header: dict) -> Optional[dict]:
     return {**tag, "seats": header.get("seats", {}), "rules": header.get("rules", "ffb-contree")}
 
 
-def new_match(table: Any, assignment: dict) -> None:
+def new_match(table: Any, stores: Callable[[], list], assignment: dict) -> None:
     """Close the table's game and open the assigned match's (a new store, its header tagged)."""
     def swap(old: Any) -> None:
-        files = game_files(table.referee.store.path.parent, table.id)
-        number = len(files) + 1
+        number = len(stores()) + 1
         if hasattr(old, "close"):
             old.close()
         table.referee = StoredReferee(table.referee.store.path.parent / f"{table.id}-{number}.sqlite",
@@ -129,7 +128,7 @@ def new_match(table: Any, assignment: dict) -> None:
     table.change(swap)
 
 
-def demo_matches(board: Any, table: Any, args: Any) -> list[Callable[[], None]]:
+def demo_matches(board: Any, table: Any, stores: Callable[[], list], args: Any) -> list[Callable[[], None]]:
     """``demo --hall``: the simulated table waits for the hall, then acts out each
     assigned match as a new simulated game with the assigned players (the format's
     number of deals), through the same pipeline as the demo."""
@@ -142,7 +141,7 @@ def demo_matches(board: Any, table: Any, args: Any) -> list[Callable[[], None]]:
     def play_match(assignment: dict) -> None:
         if current["demo"] is not None:
             current["demo"].stop()
-        new_match(table, assignment)
+        new_match(table, stores, assignment)
         fmt = assignment.get("format") or {}
         hands = int(fmt.get("deals") or 4) if fmt.get("kind", "deals") == "deals" else 40
         seed = args.seed + zlib.crc32(f"{assignment['table']}-{assignment['round']}".encode()) % 100000
@@ -157,13 +156,13 @@ def demo_matches(board: Any, table: Any, args: Any) -> list[Callable[[], None]]:
 
     # A board restarted in the middle of a match (a power cut, maybe while the hall is out of
     # reach) takes its match up again without waiting to hear from the hall.
-    files = game_files(board.games, table.id)
+    files = stores()
     resumed = None
     if len(files) > 1:
         previous = StoredReferee(files[-2])
         resumed = assignment_of(previous.record[0]) if not previous.game.over else None
         previous.close()
-    stoppers = join_hall(board, table, args.hall, args.table_id, play_match=play_match,
+    stoppers = join_hall(board, table, stores, args.hall, args.table_id, play_match=play_match,
                          playing=(resumed["event"], resumed["round"]) if resumed else None)
     if resumed:
         say(f"{args.table_id}: resuming round {resumed['round']} (the match this board was playing)")

@@ -79,7 +79,8 @@ def _hall(board: Any, args: Any) -> list[Callable[[], None]]:
         return []
     from .hall_table import join_hall
 
-    return join_hall(board, next(iter(board.room)), args.hall, args.table_id)
+    table = next(iter(board.room))
+    return join_hall(board, table, lambda: game_files(board.games, table.id), args.hall, args.table_id)
 
 
 def demo_tables(board: Any, args: Any, sim: Any) -> list[Callable[[], None]]:
@@ -89,7 +90,7 @@ def demo_tables(board: Any, args: Any, sim: Any) -> list[Callable[[], None]]:
     table = add_table(board, "t1", "Table 1", args.rules, SEATS, sensors="demo", resume=False)
     if getattr(args, "hall", None):              # the hall says which match to act out, and when
         from .hall_table import demo_matches
-        return demo_matches(board, table, args)
+        return demo_matches(board, table, lambda: game_files(board.games, table.id), args)
     demo = DemoTable(table, sim, board.instance, seed=args.seed, speed=args.speed, camera=not args.no_camera)
     return [demo.start()]
 

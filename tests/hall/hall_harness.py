@@ -77,8 +77,8 @@ class Proxy:
 class HallProcess:
     """``belote-table hall serve`` as a subprocess, its banner read from stderr."""
 
-    def __init__(self, root: Path, dsn: str, env: Optional[dict] = None):
-        self.root, self.dsn = root, dsn
+    def __init__(self, root: Path, dsn: str, env: Optional[dict] = None, throttle: float = 0.2):
+        self.root, self.dsn, self.throttle = root, dsn, throttle
         self.nats_port, self.leaf_port = free_port(), free_port()
         self.env = env or {}
         self.lines: list[str] = []
@@ -88,7 +88,7 @@ class HallProcess:
     def start(self, timeout: float = 90.0) -> "HallProcess":
         cmd = [sys.executable, "-m", "web_dashboard.main", "hall", "serve", "--instance", str(self.root),
                "--port", "0", "--nats-port", str(self.nats_port), "--leaf-port", str(self.leaf_port),
-               "--db", self.dsn, "--throttle", "0.2"]
+               "--db", self.dsn, "--throttle", str(self.throttle)]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                      env={**os.environ, **FAST, "PYTHONUNBUFFERED": "1", **self.env})
         ready = threading.Event()
