@@ -57,6 +57,31 @@ class Tournament:
                    d.get("first_round", "random"), Registry.from_dict(d.get("registry", {})),
                    d.get("rounds", []), d.get("corrections", []), d.get("penalties", []))
 
+    def configure(self, args: dict[str, Any]) -> None:
+        """The organiser's choices: format (kind, deals, minutes), ranking method, tie-breaks,
+        first round, bye points, rules profile. Checked before anything changes."""
+        from referee.rules import RulesError, profile
+        from .ranking import METHODS, TIEBREAKS
+
+        fmt = Format(args.get("kind", self.format.kind), int(args.get("deals") or self.format.deals),
+                     float(args["minutes"]) if args.get("minutes") else self.format.minutes)
+        method = args.get("method", self.method)
+        tiebreaks = tuple(args["tiebreaks"].split(",")) if isinstance(args.get("tiebreaks"), str) \
+            else tuple(args.get("tiebreaks", self.tiebreaks))
+        tiebreaks = tuple(t.strip() for t in tiebreaks if t.strip())
+        if method not in METHODS or any(t not in TIEBREAKS for t in tiebreaks):
+            raise DeskError(f"ranking: method is {' or '.join(METHODS)}; tie-breaks among {', '.join(TIEBREAKS)}")
+        first = args.get("first_round", self.first_round)
+        if first not in ("random", "seeded"):
+            raise DeskError("first round: random or seeded")
+        rules = args.get("rules", self.rules)
+        try:
+            profile(rules)
+        except RulesError as exc:
+            raise DeskError(str(exc)) from None
+        self.format, self.method, self.tiebreaks, self.first_round, self.rules = fmt, method, tiebreaks, first, rules
+        self.bye_points = int(args.get("bye_points", self.bye_points))
+
     # --- rounds -------------------------------------------------------------------------------------
     @property
     def current(self) -> Optional[dict]:
@@ -227,6 +252,8 @@ def apply_action(t: Tournament, action: str, args: dict[str, Any], who: str, now
             return t.registry.withdraw(args["team"], int(args.get("after_round") or len(t.rounds)))
         if action == "start-round":
             return t.start_round(now, scores, args.get("shuffle_seed"))
+        if action == "settings":
+            return t.configure(args)
         if action == "time-up":
             return t.time_up({str(k): int(v) for k, v in args["cutoffs"].items()})
         if action == "close-round":

@@ -102,6 +102,15 @@ def results_as_pdf(event: str) -> Any:
                     headers={"Content-Disposition": f'attachment; filename="{event}-results.pdf"'})
 
 
+@hall_pages.route("/pairings/<event>")
+def pairings(event: str) -> Any:
+    """The current round's table-to-team sheet, to print and pin up in the hall."""
+    t = _event_or_404(event)
+    if t is None or not t.rounds:
+        abort(404, "no round yet: the desk starts one")
+    return render_template("hall_pairings.html", event=event, tour=t, round=t.current)
+
+
 @hall_pages.route("/team/<event>/<team>")
 def team(event: str, team: str) -> Any:
     t = _event_or_404(event)

@@ -197,7 +197,9 @@ _HALL = {
            "start_round": "Start the next round", "repair": "Pair again", "time_up": "Time is up",
            "close_round": "Close the round", "move_team": "Move a team", "correct_result": "Correct a result",
            "add_team": "Register a team", "withdraw": "Withdraw", "lag": "lag",
-           "link_live": "live", "link_offline": "offline", "link_never": "not heard yet"},
+           "link_live": "live", "link_offline": "offline", "link_never": "not heard yet",
+           "settings": "Settings", "format_deals": "N deals a round", "format_target": "to the target",
+           "pairings": "Table assignment", "players": "Players"},
     "fr": {"hall": "Salle", "results": "Résultats", "featured": "Table à l'antenne", "desk": "Table d'arbitrage",
            "played": "Joués", "match_points": "Points de match", "difference": "Différence",
            "opponents": "Score des adversaires", "round": "Manche", "rounds": "Manches", "table": "Table",
@@ -208,7 +210,9 @@ _HALL = {
            "start_round": "Lancer la manche suivante", "repair": "Refaire les appariements",
            "time_up": "Temps écoulé", "close_round": "Clore la manche", "move_team": "Déplacer une équipe",
            "correct_result": "Corriger un résultat", "add_team": "Inscrire une équipe", "withdraw": "Retirer",
-           "lag": "retard", "link_live": "en ligne", "link_offline": "hors ligne", "link_never": "jamais vue"},
+           "lag": "retard", "link_live": "en ligne", "link_offline": "hors ligne", "link_never": "jamais vue",
+           "settings": "Réglages", "format_deals": "N donnes par manche", "format_target": "jusqu'au but",
+           "pairings": "Placement des équipes", "players": "Joueurs"},
 }
 for _lang, _words in _HALL.items():
     STRINGS[_lang].update(_words)

@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from hall_harness import HallProcess, Proxy, engine_root, new_database  # noqa: E402
+from hall_harness import HallProcess, Proxy, engine_root, new_database, stop_engines_under  # noqa: E402
 
 from hall.engines import Postgres  # noqa: E402
 
@@ -33,9 +33,12 @@ def pg(engines_root):
 
 @pytest.fixture
 def workdir(engines_root, request):
+    """The test's folder; every nats-server started under it is stopped at the end,
+    whatever happened (a failed test leaves no engine running)."""
     path = engines_root / request.node.name[:60]
     path.mkdir()
-    return path
+    yield path
+    stop_engines_under(path)
 
 
 @pytest.fixture

@@ -245,3 +245,21 @@ def new_database(pg: Postgres, name: str) -> str:
         conn.execute(f"DROP DATABASE IF EXISTS {name}")
         conn.execute(f"CREATE DATABASE {name}")
     return pg.dsn.rsplit("/", 1)[0] + "/" + name
+
+
+def stop_engines_under(root: Path) -> None:
+    """SIGKILL every process started with a path under ``root`` (nats-servers, table commands),
+    found by their command line: what a failed test left running."""
+    mine = str(root)
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if mine in cmdline:
+            try:
+                os.kill(int(proc.name), signal.SIGKILL)
+            except ProcessLookupError:
+                pass

@@ -140,3 +140,43 @@ def test_the_hall_and_standings_pages_in_chromium(hall, board, tmp_path):
         expect(page.locator("#standings")).to_contain_text("Ana & Cy")
         assert errors == []
         browser.close()
+
+
+def test_the_featured_table_runs_at_full_rate_while_the_hall_view_is_throttled(pg, workdir):
+    """With the hall view rebuilt only every 5 s, the featured table's stream still shows
+    every event as it is ingested."""
+    from hall_harness import Board, HallProcess, Proxy, new_database
+
+    dsn = new_database(pg, "h_featured")
+    hall = HallProcess(workdir / "hall", dsn, throttle=5.0).start()
+    hall.proxy = Proxy(hall.leaf_port)
+    board = Board(workdir / "b1", "t1", hall.url_via(hall.proxy), seed=4)
+    board.play(3)
+    wait_equal(dsn, [board])
+    seen: list[tuple[float, int]] = []
+    response = urllib.request.urlopen(f"{hall.base}/stream/hall/featured", timeout=30)
+
+    def read() -> None:
+        state: dict = {}
+        try:
+            for raw in response:
+                if raw.startswith(b"data: "):
+                    data = json.loads(raw[6:])
+                    state = {**state, **data.get("set", data)}
+                    if "seq" in state:
+                        seen.append((time.monotonic(), state["seq"]))
+        except (OSError, ValueError, AttributeError):
+            pass
+    import threading
+    threading.Thread(target=read, daemon=True).start()
+    for _ in range(8):                                          # one event every 0.4 s
+        board.play(1)
+        time.sleep(0.4)
+    time.sleep(1.0)
+    seqs = [s for _, s in seen]
+    assert len(set(seqs)) >= 7, seqs                             # (almost) every event, not one per 5 s
+    assert seqs == sorted(seqs)
+    response.close()
+    board.stop()
+    hall.proxy.cut()
+    hall.stop()
