@@ -86,8 +86,8 @@ def _pace(boards: list, stop: threading.Event, stamps: dict) -> threading.Thread
             now = time.monotonic()
             for b in boards:
                 if now >= due[b.table_id]:
-                    if b.play(1):
-                        stamps[(b.table_id, b.done)] = time.monotonic()
+                    b.play(1)
+                    stamps[(b.table_id, b.stored)] = time.monotonic()
                     due[b.table_id] = now + rng.uniform(*CARD_EVERY)
             stop.wait(0.05)
     thread = threading.Thread(target=run, name="human-pace", daemon=True)
@@ -122,7 +122,7 @@ def run() -> None:
         proxy.cut()
         burst = sum(b.play(250) for b in boards)
         deadline = time.monotonic() + 600
-        while any(b.link.seq < len(b.own()) for b in boards) and time.monotonic() < deadline:
+        while any(b.link.seq < b.stored for b in boards) and time.monotonic() < deadline:
             time.sleep(0.2)
         db = HallDB(hall.dsn)
         before = db.conn.execute("SELECT COALESCE(MAX(ingested_at), now()) FROM events").fetchone()[0]

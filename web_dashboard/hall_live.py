@@ -149,6 +149,10 @@ class HallLive:
 
     def table_state(self, table: str) -> dict:
         """A table's venue view (never a card still held), from the hall's copy."""
+        with self.records_lock:
+            return self._table_state(table)
+
+    def _table_state(self, table: str) -> dict:
         copy = self.records.tables.get(table)
         current = copy.current if copy else None
         if current is None or current.game is None:

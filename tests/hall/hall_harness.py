@@ -159,9 +159,11 @@ class Board:
         self.root, self.table_id, self.hall_url, self.clock = Path(root), table_id, hall_url, clock
         self.games = self.root / "games"
         self.games.mkdir(parents=True, exist_ok=True)
+        self.seed, self.hands, self.game, self.played = seed, hands, 1, 0
         self.record = simulate(hands=hands, seed=seed).record
         self.referee = StoredReferee(self.games / f"{table_id}-1.sqlite", header=self.record[0])
         self.done = 1 + len(self.referee.events)
+        self.stored = self.done                               # lines stored over all games: the last seq
         self.nats: Optional[NatsServer] = None
         self.link: Optional[TableLink] = None
         if start:
@@ -172,23 +174,36 @@ class Board:
         self.nats = NatsServer(self.root / "nats", f"board-{me}", board_domain(me), leaf_remote=self.hall_url,
                                sync_always=True, ping_interval=1, ping_max=2, reconnect=0.5).start()
         self.link = TableLink(self.table_id, me, self.nats.url,
-                              stores=lambda: sorted(self.games.glob(f"{self.table_id}-*.sqlite")),
+                              stores=lambda: sorted(self.games.glob(f"{self.table_id}-*.sqlite"),
+                                                    key=lambda p: int(p.stem.rsplit("-", 1)[1])),
                               clock=self.clock, beat=0.5).start()
         self.link.wait_started()
         return self
 
     def play(self, k: int) -> int:
-        """Store the next ``k`` events (fewer at the game's end); returns how many."""
-        batch = self.record[self.done:self.done + k]
-        for event in batch:
-            self.referee.load_events([event])
-        self.done += len(batch)
-        return len(batch)
+        """Store the next ``k`` events; a game that ends is followed by the next one at this
+        table (a new store, as the table's runner does). Returns ``k``."""
+        for _ in range(k):
+            if self.done >= len(self.record):
+                self._next_game()
+            self.referee.load_events([self.record[self.done]])
+            self.done += 1
+            self.stored += 1
+        self.played += k
+        return k
+
+    def _next_game(self) -> None:
+        self.referee.close()
+        self.game += 1
+        self.record = simulate(hands=self.hands, seed=self.seed * 1000 + self.game).record
+        self.referee = StoredReferee(self.games / f"{self.table_id}-{self.game}.sqlite", header=self.record[0])
+        self.done = 1
+        self.stored += 1                                      # the new game's header is an event too
 
     def own(self) -> list[dict]:
         """The table's own record: every game store's, in order (what ``referee export`` gives)."""
         out = []
-        for path in sorted(self.games.glob(f"{self.table_id}-*.sqlite")):
+        for path in sorted(self.games.glob(f"{self.table_id}-*.sqlite"), key=lambda p: int(p.stem.rsplit("-", 1)[1])):
             store = EventStore(path)
             out += store.export_record()
             store.close()
