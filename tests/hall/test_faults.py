@@ -171,6 +171,13 @@ def test_a_duplicate_table_id_is_refused(hall, workdir):
     assert "already held by another board" in other.stderr and "--table-id" in other.stderr
     first.play(5)
     wait_equal(hall.dsn, [first])                              # the first board is untouched
+    # The hall's export is the table's own `referee export`, line for line.
+    exported = subprocess.run([sys.executable, "-m", "web_dashboard.main", "hall", "export", "--db", hall.dsn,
+                               "--table", "t1"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    own = "".join(subprocess.run([sys.executable, "-m", "web_dashboard.main", "referee", "export", str(path)],
+                                 cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+                  for path in sorted(first.games.glob("t1-*.sqlite")))
+    assert exported == own and exported.count("\n") == len(first.own())
     first.stop()
 
 
