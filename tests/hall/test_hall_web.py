@@ -115,32 +115,28 @@ def test_the_desk_runs_a_round_that_reaches_the_board_and_the_standings(hall, bo
     assert "won" in history and "t1" in history
 
 
-def test_the_hall_and_standings_pages_in_chromium(hall, board, tmp_path):
-    from playwright.sync_api import expect, sync_playwright
+def test_the_hall_and_standings_pages_in_chromium(hall, board, browser, tmp_path):
+    from playwright.sync_api import expect
 
     from hall.desk import Desk
 
     desk = Desk(HallDB(hall.dsn), "open")
     for team, (a, b) in {"A": ("Ana", "Cy"), "B": ("Bo", "Di")}.items():
         desk.act("add-team", {"team": team, "player1": a, "player2": b}, "test")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(f"{hall.base}/hall?lang=en")
-        card = page.locator('[data-table="t1"]')
-        expect(card).to_contain_text("live")
-        expect(card).to_contain_text("lag 0")
-        page.screenshot(path=str(tmp_path / "hall.png"))
-        page.goto(f"{hall.base}/standings/open?lang=en")
-        expect(page.locator("#standings tbody tr")).to_have_count(2)
-        expect(page.locator("#standings")).to_contain_text("Ana & Cy")
-        assert errors == []
-        browser.close()
-
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{hall.base}/hall?lang=en")
+    card = page.locator('[data-table="t1"]')
+    expect(card).to_contain_text("live")
+    expect(card).to_contain_text("lag 0")
+    page.screenshot(path=str(tmp_path / "hall.png"))
+    page.goto(f"{hall.base}/standings/open?lang=en")
+    expect(page.locator("#standings tbody tr")).to_have_count(2)
+    expect(page.locator("#standings")).to_contain_text("Ana & Cy")
+    assert errors == []
+    context.close()
 
 def test_the_featured_table_runs_at_full_rate_while_the_hall_view_is_throttled(pg, workdir):
     """With the hall view rebuilt only every 5 s, the featured table's stream still shows
