@@ -107,10 +107,6 @@ class HallDB:
                         f"start this board with another --table-id, or release {table_id!r} at the desk")
             return None
 
-    def release(self, table_id: str) -> bool:
-        with self.conn.transaction():
-            return self.conn.execute("DELETE FROM boards WHERE table_id=%s", (table_id,)).rowcount > 0
-
     def boards(self) -> list[tuple[str, str, str]]:
         """``(table_id, board_id, domain)`` of every table that joined."""
         with self.conn.transaction():

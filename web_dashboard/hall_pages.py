@@ -145,7 +145,8 @@ def desk_action() -> Any:
             live().feature(args.get("table"))
             return jsonify(ok=True)
         if action == "time-up":
-            args["cutoffs"] = {t: c.seq for t, c in live().records.tables.items()}
+            with live().records_lock:
+                args["cutoffs"] = {t: c.seq for t, c in live().records.tables.items()}
             t = live().web_desk.act("time-up", args, who)
         else:
             if action == "start-round":

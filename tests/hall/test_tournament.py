@@ -178,3 +178,17 @@ def test_assign_tables_needs_enough_tables():
     from hall.pairings import Pairing, PairingError
     with pytest.raises(PairingError, match="tables"):
         assign_tables(Pairing([("A", "B"), ("C", "D")]), ["t1"])
+
+
+def test_the_organisers_settings_are_checked_before_anything_changes():
+    t = _tournament(2)
+    apply_action(t, "settings", {"kind": "target", "minutes": "45", "method": "total-points",
+                                 "tiebreaks": "head-to-head, difference", "rules": "classic"}, "org", 0.0, {})
+    assert (t.format.kind, t.format.minutes, t.method, t.tiebreaks, t.rules) == \
+        ("target", 45.0, "total-points", ("head-to-head", "difference"), "classic")
+    for bad in ({"method": "coin-toss"}, {"tiebreaks": "luck"}, {"rules": "poker"}, {"first_round": "alphabetical"}):
+        with pytest.raises(DeskError):
+            apply_action(t, "settings", bad, "org", 0.0, {})
+    assert t.method == "total-points" and t.rules == "classic"            # a refused change changes nothing
+    round_ = t.start_round(100.0, {}, shuffle_seed=1)
+    assert round_["deadline"] == 100.0 + 45 * 60
