@@ -104,7 +104,7 @@ class HallDB:
                 return None
             if row[0] != board_id:
                 return (f"table id {table_id!r} is already held by another board ({row[0][:8]}) in this hall: "
-                        f"start this board with another --table-id, or release {table_id!r} at the desk")
+                        f"start this board with another --table-id (and move its match there at the desk)")
             return None
 
     def boards(self) -> list[tuple[str, str, str]]:
