@@ -123,8 +123,9 @@ class HallLive:
         self.health = self.db.health()
         self.tournament, _ = self.desk.load()
         self._time_up()
-        if self.featured is None and self.records.tables:
-            self.featured = min(self.records.tables)
+        if self.featured is None and self.records.tables:     # until the desk picks one: the first table
+            self.featured = min(self.records.tables, key=_natural)
+            self._push_featured()
 
     def _time_up(self) -> None:
         """The open round's time limit passed (the hall's clock): each table's cutoff is the

@@ -165,6 +165,8 @@ def test_the_featured_table_runs_at_full_rate_while_the_hall_view_is_throttled(p
             pass
     import threading
     threading.Thread(target=read, daemon=True).start()
+    time.sleep(1.5)
+    assert seen and seen[0][1] == 4, seen                       # featured from the start: the first table
     for _ in range(8):                                          # one event every 0.4 s
         board.play(1)
         time.sleep(0.4)
