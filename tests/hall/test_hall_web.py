@@ -80,6 +80,10 @@ def test_the_desk_runs_a_round_that_reaches_the_board_and_the_standings(hall, bo
     status, answer = act(opener, hall, csrf, "start-round", {"shuffle_seed": 1})
     assert status == 200 and answer["round"]["tables"][0]["table"] == "t1"
     assert act(opener, hall, csrf, "start-round")[0] == 409          # round 1 is still open
+    desk = opener.open(f"{hall.base}/desk?lang=en").read().decode()
+    assert re.search(r'id="assignment".*<td>t1</td>', desk, re.S)
+    sheet = urllib.request.urlopen(f"{hall.base}/pairings/open?lang=en").read().decode()
+    assert "N Ana Martin" in sheet or "E Ana Martin" in sheet                # the table card to print
 
     # The board hears its assignment with its next heartbeat: a new game with the players' names.
     deadline = time.monotonic() + 20
