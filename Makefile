@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SOLVER := referee/_solver_core.so.1
 
-.PHONY: install system-deps test demo bench firmware flash clean
+.PHONY: install system-deps test demo hall-demo bench firmware flash clean
 
 ## install: create .venv/ with the project and its dev dependencies, and build the solver's C core (idempotent)
 install: $(STAMP) $(SOLVER)
@@ -44,6 +44,10 @@ flash: firmware
 ## demo: a whole simulated table, served on http://127.0.0.1:8000
 demo: install
 	$(VENV)/bin/belote-table demo
+
+## hall-demo: a tournament hall of 12 simulated tables playing two rounds, on http://127.0.0.1:8080/hall
+hall-demo: install system-deps
+	$(VENV)/bin/belote-table hall demo --instance var/hall-demo --port $(or $(PORT),8080)
 
 ## bench: the benchmarks, each printed side by side with its peers
 bench: install

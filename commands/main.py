@@ -17,7 +17,7 @@ import sys
 
 #: The command groups, in the order ``--help`` lists them.
 PARTS = ("commands.referee", "commands.table_referee", "commands.bridge", "commands.vision", "commands.calibrate",
-         "commands.web")
+         "commands.web", "commands.hall")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -30,6 +30,9 @@ def _web_options(parser: argparse.ArgumentParser, instance: str) -> None:
                         help="how late the broadcast feed (with the hands) runs (default 30)")
     parser.add_argument("--public", action="store_true",
                         help="open the venue and broadcast feeds without an overlay token")
+    parser.add_argument("--hall", metavar="URL", help="also forward every event to a tournament hall: the URL "
+                                                      "`belote-table hall serve` printed (nats-leaf://...)")
+    parser.add_argument("--table-id", metavar="ID", help="this table's id in the hall (with --hall), e.g. t7")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -85,6 +88,8 @@ def _start(args: argparse.Namespace, prepare: Callable[[], Callable], demo: bool
     from web_dashboard.startup import SetupError
 
     try:
+        if args.hall and not args.table_id:
+            raise SetupError("--hall needs --table-id ID: the table's name in the hall (t1, t2, ...)")
         add_tables = prepare()
         return launch(_settings(args, demo), add_tables)
     except SetupError as exc:
@@ -116,5 +121,5 @@ def _serve(args: argparse.Namespace) -> int:
         from web_dashboard.table_runner import console_tables
 
         seats = _seats(args.seats)
-        return lambda board: console_tables(board, args.tables, args.rules, seats)
+        return lambda board: console_tables(board, args.tables, args.rules, seats, args)
     return _start(args, prepare)

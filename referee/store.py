@@ -130,6 +130,10 @@ class EventStore:
     def events(self) -> list[dict[str, Any]]:
         return [json.loads(row[0]) for row in self.db.execute("SELECT event FROM events ORDER BY n")]
 
+    def events_since(self, n: int) -> list[tuple[int, str]]:
+        """``(n, event JSON)`` of the events after event ``n``, as stored (a follower's read)."""
+        return self.db.execute("SELECT n, event FROM events WHERE n > ? ORDER BY n", (n,)).fetchall()
+
     def counts(self) -> dict[str, int]:
         obs = dict(self.db.execute("SELECT status, COUNT(*) FROM observations GROUP BY status").fetchall())
         return {"accepted": obs.get("accepted", 0), "rejected": obs.get("rejected", 0),

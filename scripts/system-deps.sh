@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests drive, only those missing, so a second
+# Installs the Debian packages the tests drive (Chromium, socat, gcc, PostgreSQL...), only those missing, so a second
 # run costs nothing. CI runs on a fresh clone as root; elsewhere sudo is used.
 set -euo pipefail
 need=()
@@ -15,6 +15,8 @@ command -v avrdude  >/dev/null 2>&1 || need+=(avrdude)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkg-config --exists simavr 2>/dev/null || need+=(libsimavr-dev)
 pkg-config --exists libelf 2>/dev/null || need+=(libelf-dev)
+# The tournament hall's database (the tests start their own cluster; nats-server comes from PyPI).
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "system-deps: installing ${need[*]}" >&2
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -85,7 +85,7 @@ def camera_tricks(observations: list) -> list[Trick]:
     return tricks
 
 
-def simulate_demo(seed: int, rules: str, speed: float, hands: int = 40) -> Any:
+def simulate_demo(seed: int, rules: str, speed: float, hands: int = 40, seats: Optional[dict] = None) -> Any:
     """The simulated game the demo acts out: its sensors clean (the faults are
     planted on the wire instead), a violation in about a third of the hands."""
     from referee.simulate import Faults, simulate
@@ -95,7 +95,7 @@ def simulate_demo(seed: int, rules: str, speed: float, hands: int = 40) -> Any:
     quiet = Faults(misread=0, unreadable=0, rfid_miss=0, rfid_late=0, duplicate=0, knocked=0,
                    takeback=0, violations=0.3)
     try:
-        return simulate(hands=hands, seed=seed, faults=quiet, rules=rules, seats=SEATS)
+        return simulate(hands=hands, seed=seed, faults=quiet, rules=rules, seats=seats or SEATS)
     except ValueError as exc:
         raise SetupError(f"cannot run the demo: {exc}; try --rules ffb-contree") from None
 

@@ -183,3 +183,36 @@ def pick_language(requested: str | None, accept: str | None) -> str:
 def t(lang: str, key: str, **values: object) -> str:
     text = STRINGS.get(lang, STRINGS["en"]).get(key) or STRINGS["en"].get(key, key)
     return text.format(**values) if values else text
+
+
+#: The tournament hall's words (``web_dashboard/hall_pages.py``).
+_HALL = {
+    "en": {"hall": "Hall", "results": "Results", "featured": "Featured table", "desk": "Organiser's desk",
+           "played": "Played", "match_points": "Match points", "difference": "Difference",
+           "opponents": "Opponents' score", "round": "Round", "rounds": "Rounds", "table": "Table",
+           "side": "Side", "opponent": "Opponent", "against": "Against", "result": "Result",
+           "result_won": "won", "result_lost": "lost", "result_drawn": "drawn", "result_bye": "bye",
+           "result_playing": "playing", "licence": "licence", "matches": "Matches", "bye": "bye",
+           "corrected": "corrected", "not_final": "not final", "audit": "Audit trail",
+           "start_round": "Start the next round", "repair": "Pair again", "time_up": "Time is up",
+           "close_round": "Close the round", "move_team": "Move a team", "correct_result": "Correct a result",
+           "add_team": "Register a team", "withdraw": "Withdraw", "lag": "lag",
+           "link_live": "live", "link_offline": "offline", "link_never": "not heard yet",
+           "settings": "Settings", "format_deals": "N deals a round", "format_target": "to the target",
+           "pairings": "Table assignment", "players": "Players"},
+    "fr": {"hall": "Salle", "results": "Résultats", "featured": "Table à l'antenne", "desk": "Table d'arbitrage",
+           "played": "Joués", "match_points": "Points de match", "difference": "Différence",
+           "opponents": "Score des adversaires", "round": "Manche", "rounds": "Manches", "table": "Table",
+           "side": "Camp", "opponent": "Adversaire", "against": "Contre", "result": "Résultat",
+           "result_won": "gagné", "result_lost": "perdu", "result_drawn": "nul", "result_bye": "exempt",
+           "result_playing": "en cours", "licence": "licence", "matches": "Matchs", "bye": "exempt",
+           "corrected": "corrigé", "not_final": "provisoire", "audit": "Journal des décisions",
+           "start_round": "Lancer la manche suivante", "repair": "Refaire les appariements",
+           "time_up": "Temps écoulé", "close_round": "Clore la manche", "move_team": "Déplacer une équipe",
+           "correct_result": "Corriger un résultat", "add_team": "Inscrire une équipe", "withdraw": "Retirer",
+           "lag": "retard", "link_live": "en ligne", "link_offline": "hors ligne", "link_never": "jamais vue",
+           "settings": "Réglages", "format_deals": "N donnes par manche", "format_target": "jusqu'au but",
+           "pairings": "Placement des équipes", "players": "Joueurs"},
+}
+for _lang, _words in _HALL.items():
+    STRINGS[_lang].update(_words)

@@ -62,13 +62,25 @@ def add_table(board: Any, table_id: str, name: str, rules: str, seats: dict,
     return table
 
 
-def console_tables(board: Any, count: int, rules: str, seats: dict) -> list[Callable[[], None]]:
+def console_tables(board: Any, count: int, rules: str, seats: dict, args: Any = None) -> list[Callable[[], None]]:
     """``count`` tables without sensors (the console keeps their scoresheets)."""
     if count < 1:
         raise SetupError("--tables must be at least 1")
+    if getattr(args, "hall", None) and count != 1:
+        raise SetupError("a board is one table in a hall: --hall takes --tables 1")
     for n in range(1, count + 1):
         add_table(board, f"t{n}", f"Table {n}", rules, seats if n == 1 else {})
-    return []
+    return _hall(board, args)
+
+
+def _hall(board: Any, args: Any) -> list[Callable[[], None]]:
+    """With ``--hall``: the board's leaf node and the link that forwards the table's events."""
+    if not getattr(args, "hall", None):
+        return []
+    from .hall_table import join_hall
+
+    table = next(iter(board.room))
+    return join_hall(board, table, lambda: game_files(board.games, table.id), args.hall, args.table_id)
 
 
 def demo_tables(board: Any, args: Any, sim: Any) -> list[Callable[[], None]]:
@@ -76,6 +88,9 @@ def demo_tables(board: Any, args: Any, sim: Any) -> list[Callable[[], None]]:
     from .demo_table import SEATS, DemoTable
 
     table = add_table(board, "t1", "Table 1", args.rules, SEATS, sensors="demo", resume=False)
+    if getattr(args, "hall", None):              # the hall says which match to act out, and when
+        from .hall_table import demo_matches
+        return demo_matches(board, table, lambda: game_files(board.games, table.id), args)
     demo = DemoTable(table, sim, board.instance, seed=args.seed, speed=args.speed, camera=not args.no_camera)
     return [demo.start()]
 
@@ -87,4 +102,4 @@ def real_table(board: Any, args: Any, seats: dict) -> list[Callable[[], None]]:
     sensors = table_sensors(Path(args.profile), serial_url=args.serial, camera=args.camera,
                             thumbnails=board.thumbnails)
     table = add_table(board, "t1", "Table 1", args.rules, seats, sensors="table")
-    return start_sensors(table, sensors)
+    return start_sensors(table, sensors) + _hall(board, args)

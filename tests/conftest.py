@@ -1,4 +1,6 @@
-"""Headless Chromium (Debian's, launched by Playwright) for the browser tests."""
+"""Headless Chromium (Debian's, launched by Playwright) for the browser tests of
+every folder (tests/e2e, tests/hall): one for the session, since Playwright's
+sync API cannot run twice in one process."""
 
 from __future__ import annotations
 
