@@ -36,8 +36,12 @@ def add_deck(sub) -> None:
         description="Enrol a deck from photos of single cards lying face up on the table, one card per "
                     "photo, each named after its card: Jh.jpg, Jh_2.png, 10h_top.jpg, QH.jpg. Blurred or "
                     "misplaced shots are refused with the reason; every one of the 32 cards needs at least "
-                    "one accepted photo, or nothing is written.")
-    p.add_argument("--images", required=True, metavar="DIR", help="directory of card photos")
+                    "one accepted photo, or nothing is written. With --live, enrol at the table from its own "
+                    "camera instead: each card is asked for in turn.")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--images", metavar="DIR", help="directory of card photos")
+    src.add_argument("--live", metavar="SOURCE",
+                     help="the table's camera (index, /dev/videoN, stream URL, video file or image folder)")
     p.add_argument("--out", required=True, metavar="DECK", help="deck directory to write")
     p.add_argument("--partial", action="store_true",
                    help="write the deck even if some cards have no usable photo (they will never be read)")
@@ -45,8 +49,10 @@ def add_deck(sub) -> None:
 
 
 def _deck(args: argparse.Namespace) -> int:
-    from .deck import enrol_from_directory
+    from vision.enrol import enrol_from_directory, enrol_live
 
+    if args.live is not None:
+        return enrol_live(args.live, args.out)
     return enrol_from_directory(args.images, args.out, partial=args.partial)
 
 

@@ -50,10 +50,12 @@ import numpy as np
 
 from referee.cards import CARD_NAMES, card_name
 
-from .deck import Deck, Refusal, deck_from_faces, enrolment_sample, sharpness
+from .deck import Deck
+from .enrol import deck_from_faces
 from .faces import _dataset_card as dataset_card  # the set's class names (10H, QS) -> card, or None
 from .locate import find_cards
 from .read import read_card
+from .shot import Refusal, enrolment_sample, sharpness
 
 ATTRIBUTION = ("cardcounter_real: photos from Ammememe/CardCounterML (Roboflow 'Card Detection', "
                "universe.roboflow.com/cadyzedevelopmenthub/card-detection-zk7wu), CC BY 4.0")

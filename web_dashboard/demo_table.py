@@ -249,7 +249,8 @@ class DemoTable:
         calibrated from what the camera sees (its corner markers)."""
         from calibration.table import TableLayout, locate_table, recheck
         from calibration.zones import default_zones
-        from vision.deck import deck_from_faces, warp_face
+        from vision.deck import warp_face
+        from vision.enrol import deck_from_faces
         from vision.faces import builtin_faces
         from vision.locate import order_corners
         from vision.pipeline import Pipeline
