@@ -53,9 +53,9 @@ _BLOB_SIGMA = 3.0
 _INKED = 0.35
 
 
-def grey(face_bgr: np.ndarray) -> np.ndarray:
-    """The face at ``SIZE`` in grey, float32, lightly smoothed (sensor noise and JPEG blocks)."""
-    small = cv2.resize(face_bgr, SIZE, interpolation=cv2.INTER_AREA)
+def grey(face_bgr: np.ndarray, scale: int = 1) -> np.ndarray:
+    """The face at ``SIZE`` (times ``scale``) in grey, float32, lightly smoothed (sensor noise and JPEG blocks)."""
+    small = cv2.resize(face_bgr, (scale * SIZE[0], scale * SIZE[1]), interpolation=cv2.INTER_AREA)
     g = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
     return cv2.GaussianBlur(g.astype(np.float32), (0, 0), 0.7)
 
@@ -65,6 +65,37 @@ def normalise(g: np.ndarray) -> np.ndarray:
     mean = cv2.GaussianBlur(g, (0, 0), _SIGMA)
     var = cv2.GaussianBlur(g * g, (0, 0), _SIGMA) - mean * mean
     return (g - mean) / np.sqrt(np.maximum(var, 0.0) + _FLAT * _FLAT)
+
+
+#: The index box (fractions of the face from a corner: x0, y0, x1, y1),
+#: compared at twice ``SIZE``: a rank glyph and suit pip decide between two
+#: court cards or two drawn number cards that share everything else.
+INDEX_BOX = (0.02, 0.02, 0.26, 0.30)
+
+
+def index_patches(normed_fine: np.ndarray) -> list[np.ndarray]:
+    """The two index boxes (top-left, and bottom-right turned upright) of a
+    normalised face at twice ``SIZE``."""
+    h, w = normed_fine.shape
+    x0, y0, x1, y1 = (int(round(v * s)) for v, s in zip(INDEX_BOX, (w, h, w, h)))
+    turned = normed_fine[::-1, ::-1]
+    return [normed_fine[y0:y1, x0:x1], turned[y0:y1, x0:x1]]
+
+
+def index_score(template_fine: list[np.ndarray], seen_fine: np.ndarray, h: np.ndarray) -> float:
+    """Mean correlation of the two index boxes, the seen face (normalised,
+    at twice ``SIZE``) laid over the template by ``h`` (found at ``SIZE``)."""
+    up = np.diag([2.0, 2.0, 1.0]).astype(np.float32)
+    big = (up @ h @ np.linalg.inv(up)).astype(np.float32)
+    fine = (2 * SIZE[0], 2 * SIZE[1])
+    aligned = cv2.warpPerspective(seen_fine, big, fine, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                  borderMode=cv2.BORDER_REPLICATE)
+    out = []
+    for a, b in zip(template_fine, index_patches(aligned)):
+        a = a - a.mean()
+        b = b - b.mean()
+        out.append(float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6)))
+    return float(np.mean(out))
 
 
 def interior_mask() -> np.ndarray:
