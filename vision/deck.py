@@ -57,6 +57,7 @@ class Deck:
     abstain: dict = field(default_factory=dict)
     directory: Optional[Path] = None
     _features: Optional[object] = field(default=None, repr=False)     # the reader's cache (vision.read)
+    _keypoints: Optional[object] = field(default=None, repr=False)    # vision.keypoints' cache
 
     @property
     def cards(self) -> list[int]:
