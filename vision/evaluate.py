@@ -48,14 +48,14 @@ from typing import Callable, Iterable, Optional
 import cv2
 import numpy as np
 
-from referee.cards import CARD_NAMES, card_name
+from referee.cards import CARD_NAMES, card_name, parse_card
 
 from .deck import Deck
 from .enrol import deck_from_faces, enrol_deck
 from .figures import confusion_png, reliability_png
 from .faces import _dataset_card as dataset_card  # the set's class names (10H, QS) -> card, or None
 from .locate import find_cards
-from .read import read_card
+from .recognize import recognize
 from .shot import Refusal, enrolment_sample, sharpness
 
 ATTRIBUTION = ("cardcounter_real: photos from Ammememe/CardCounterML (Roboflow 'Card Detection', "
@@ -241,14 +241,16 @@ def read_photos(photos: list[Photo], deck: Deck, tally: Tally, foreign: Tally, l
             raise EvaluationError(f"{photo.path} cannot be read: the data set is damaged")
         sx, sy = image.shape[1] / 640.0, image.shape[0] / 640.0
         matched: set[str] = set()
-        for quad in find_cards(image):
+        for found in recognize(image, deck):
+            quad = np.float32(found["corners"])
             kind, inside = truth_of(quad, photo, (sx, sy))
             locator[f"quads_{kind}"] += 1
             if kind != "card":
                 continue
             label_name = next(iter(inside))
             matched.add(label_name)
-            card, confidence, _ = read_card(image, quad, deck)
+            card = None if found["card"] is None else parse_card(found["card"])
+            confidence = found["confidence"]
             truth = dataset_card(label_name)
             if truth is not None and truth not in deck.faces:
                 truth = None        # a card the deck lacks: for this deck it is foreign
@@ -343,8 +345,10 @@ def rendered_set(faces: dict[int, np.ndarray], name: str, rounds: int, tally: Ta
     for k in range(rounds):
         for shot in shots(faces, name, seed=k):
             centre = tuple(float(v) for v in shot.corners.mean(axis=0))
-            hits = [q for q in find_cards(shot.image) if cv2.pointPolygonTest(q.reshape(-1, 1, 2), centre, False) >= 0]
-            read, confidence = (read_card(shot.image, hits[0], deck)[:2]) if hits else (None, 0.0)
+            hits = [f for f in recognize(shot.image, deck)
+                    if cv2.pointPolygonTest(np.float32(f["corners"]).reshape(-1, 1, 2), centre, False) >= 0]
+            read = parse_card(hits[0]["card"]) if hits and hits[0]["card"] else None
+            confidence = hits[0]["confidence"] if hits else 0.0
             truth = shot.card if shot.card in deck.faces else None
             tally.add(truth, read, f"{name}#{k}:{card_name(shot.card)}" + ("" if hits else " (not found)"),
                       confidence)
@@ -363,14 +367,16 @@ def bidly_deals(root: Path, tally: Tally, foreign: Tally, locator: Counter) -> N
         h, w = image.shape[:2]
         centres = [(entry["name"], entry["relative_coordinates"]["center_x"] * w,
                     entry["relative_coordinates"]["center_y"] * h) for entry in labels]
-        for quad in find_cards(image):
+        for found in recognize(image, deck):
+            quad = np.float32(found["corners"])
             inside = {name for name, x, y in centres
                       if cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (x, y), False) >= 0}
             locator[f"quads_{'card' if len(inside) == 1 else 'empty' if not inside else 'merged'}"] += 1
             if len(inside) != 1:
                 continue
             truth = dataset_card(next(iter(inside)).upper())
-            card, confidence, _ = read_card(image, quad, deck)
+            card = None if found["card"] is None else parse_card(found["card"])
+            confidence = found["confidence"]
             (tally if truth is not None else foreign).add(truth, card, path.name, confidence)
         locator["cards_labelled"] += 32
 
