@@ -383,12 +383,14 @@ def bidly_deals(root: Path, tally: Tally, foreign: Tally, locator: Counter) -> N
 
 def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Optional[int] = None,
                    rendered_per_card: int = 2, designs: Optional[Iterable[str]] = None,
-                   progress: Callable[[str], None] = lambda m: None) -> dict:
+                   progress: Callable[[str], None] = lambda m: None, bidly: Optional[str | Path] = "default") -> dict:
     """Enrol as a new user, read every held-out photo, write ``report.json``,
     the confusion and reliability PNGs into ``out``; returns the report.
     Real sets first: the labelled set's designs (each split into a tuning
     and a reporting half, ``split_half``), ``bidly_deals`` beside it; then
-    the rendered sets (``vision.photo_sets``, the table camera)."""
+    the rendered sets (``vision.photo_sets``, the table camera). ``bidly``:
+    the ``bidly_deals`` folder; by default the one beside the default
+    dataset when no other dataset is given, None for none."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     photos = load_dataset(dataset)
@@ -428,8 +430,10 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
             renamed = Photo(photo.path, photo.name, [f"X{label}" for label in photo.labels], photo.centres)
             read_photos([renamed], decks[a], Tally(), tally, locator, lambda m: None, "other-deck")
         tallies[f"other-deck:{b}-read-with-{a}"] = tally
-    bidly = default_dataset().parent / "bidly_deals"
-    if (bidly / "deals").is_dir():
+    if bidly == "default":
+        bidly = default_dataset().parent / "bidly_deals" if dataset is None else None
+    bidly = Path(bidly) if bidly else None
+    if bidly is not None and (bidly / "deals").is_dir():
         progress("bidly_deals: enrolling the 32 face scans, reading the 7 overlapping deals")
         tally, foreign, locator = Tally(), Tally(), Counter()
         bidly_deals(bidly, tally, foreign, locator)
@@ -440,7 +444,7 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
         from .faces import builtin_faces
         from .photo_sets import SETS
         decks_to_render = {"drawn-french": builtin_faces(french=True)}
-        if (bidly / "faces").is_dir():
+        if bidly is not None and (bidly / "faces").is_dir():
             decks_to_render["bidly-scans"] = {card: f[0] for card, f in _bidly_faces(bidly).items()}
         for deck_name, faces in decks_to_render.items():
             for name in SETS:
