@@ -3,9 +3,9 @@
 A read has three steps (``read_views``):
 
 1. *Shortlist*: the seen face, and the enrolled faces either way up, as
-   small locally normalised thumbnails (``vision.align.normalise``: where
-   the ink is, whatever the lamp): one matrix product scores every enrolled
-   face, and the few best cards go on.
+   small grey thumbnails (small enough that a quad a few pixels off hardly
+   moves them), with their index corners weighing as much as the rest: one matrix product scores every enrolled face, and the
+   few best cards go on.
 2. *Verify*: each shortlisted face is laid exactly over the seen one by ECC
    (``vision.align.align``) and compared at 80 x 120: the correlation of the
    whole face, the worst inked cell's (a 6 from another pack lacks a pip
@@ -26,7 +26,7 @@ The confidence (``confidence``) grows with the margin and falls with the
 worst patch of difference; how right each confidence is, is measured on
 real photos by ``vision evaluate`` (a reliability plot), not assumed.
 
-Cost: two warps, one small matrix product, three ECC alignments at 60 x 90
+Cost: two warps, one small matrix product, six ECC alignments at 60 x 90
 and three comparisons: about 6 ms per card on one core.
 """
 
@@ -59,9 +59,12 @@ MAX_RATIO = 0.5
 #: The distance ratio at which a read's confidence is full.
 SURE_RATIO = 0.15
 #: Cards verified after the shortlist.
-SHORTLIST = 3
-#: Thumbnail (width, height) the shortlist compares.
+SHORTLIST = 6
+#: Thumbnail (width, height) the shortlist compares, and the index corner's
+#: (taken from the face at twice the size), which weighs as much: cards
+#: that share a picture (drawn court cards) differ only there.
 _THUMB = (20, 30)
+_INDEX_THUMB = (12, 16)
 #: Ink colour: chroma difference (Lab units) that counts as one unit of
 #: mismatch (about red against black), the difference ignored (two lamps),
 #: and the weight of the mismatch in the score. Also the chroma below which
@@ -100,8 +103,9 @@ class _Templates:
                     self.greys.append(g)
                     self.normed.append(n)
                     self.inks.append(ink)
-                    self.indices.append(align.index_patches(align.normalise(align.grey(turned, 2))))
-                    rows.append(_thumb(n))
+                    fine = align.grey(turned, 2)
+                    self.indices.append(align.index_patches(align.normalise(fine)))
+                    rows.append(_thumb(g, align.index_patches(fine)))
         self.thumbs = np.stack(rows)
         self.rows = np.array([self.index[c] for c in self.labels], np.intp)
 
@@ -112,10 +116,19 @@ def _templates(deck: Deck) -> _Templates:
     return deck._features
 
 
-def _thumb(normed: np.ndarray) -> np.ndarray:
-    t = cv2.resize(normed, _THUMB, interpolation=cv2.INTER_AREA).ravel()
-    t = t - t.mean()
-    return (t / (np.linalg.norm(t) + 1e-6)).astype(np.float32)
+def _thumb(grey: np.ndarray, indices: list[np.ndarray]) -> np.ndarray:
+    """The shortlist's vector: the whole face and its two index corners, in
+    grey and so small that a quad a few pixels off hardly moves them, each
+    zero-mean and of norm 1/sqrt(2) (whole) and 1/2 (each corner), so the dot
+    product of two is a correlation weighing face and indices alike."""
+    def small(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+        return cv2.GaussianBlur(cv2.resize(image, size, interpolation=cv2.INTER_AREA), (0, 0), 1.0).ravel()
+    parts = [(small(grey, _THUMB), np.sqrt(0.5))] + [(small(p, _INDEX_THUMB), 0.5) for p in indices]
+    out = []
+    for t, weight in parts:
+        t = t - t.mean()
+        out.append(weight * t / (np.linalg.norm(t) + 1e-6))
+    return np.concatenate(out).astype(np.float32)
 
 
 def ink_colour(face: np.ndarray) -> Optional[np.ndarray]:
@@ -160,9 +173,10 @@ def verify(views: list[np.ndarray], deck: Deck, exclude: Optional[int] = None) -
     t = _templates(deck)
     greys = [align.grey(v) for v in views]
     normed = [align.normalise(g) for g in greys]
-    fine = [align.normalise(align.grey(v, 2)) for v in views]
+    fine_greys = [align.grey(v, 2) for v in views]
+    fine = [align.normalise(f) for f in fine_greys]
     ink = ink_colour(views[0])
-    thumbs = np.stack([_thumb(n) for n in normed])
+    thumbs = np.stack([_thumb(g, align.index_patches(f)) for g, f in zip(greys, fine_greys)])
     sims = cv2.gemm(thumbs, t.thumbs, 1.0, None, 0.0, flags=cv2.GEMM_2_T)     # views x templates
     best_view = sims.argmax(axis=0)
     per_template = sims.max(axis=0)
