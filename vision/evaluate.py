@@ -372,11 +372,17 @@ def bidly_deals(root: Path, tally: Tally, foreign: Tally, locator: Counter) -> N
             inside = {name for name, x, y in centres
                       if cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (x, y), False) >= 0}
             locator[f"quads_{'card' if len(inside) == 1 else 'empty' if not inside else 'merged'}"] += 1
-            if len(inside) != 1:
-                continue
-            truth = dataset_card(next(iter(inside)).upper())
             card = None if found["card"] is None else parse_card(found["card"])
             confidence = found["confidence"]
+            labelled = {dataset_card(name.upper()) for name in inside}
+            if card is not None and card in labelled:
+                truth = card        # a keypoint quad spans the cards over it: its own index is among those inside
+            elif len(inside) == 1:
+                truth = dataset_card(next(iter(inside)).upper())
+            elif card is not None:
+                truth = next((c for c in labelled if c is not None), None)   # read, but none of the cards there
+            else:
+                continue
             (tally if truth is not None else foreign).add(truth, card, path.name, confidence)
         locator["cards_labelled"] += 32
 
