@@ -109,20 +109,24 @@ def interior_mask() -> np.ndarray:
 _INTERIOR = interior_mask()
 
 
-def align(template: np.ndarray, seen: np.ndarray) -> np.ndarray:
+def align(template: np.ndarray, seen: np.ndarray, start: np.ndarray | None = None, iterations: int = 40
+          ) -> np.ndarray:
     """The homography (3x3, in px of ``SIZE``) that maps ``seen``'s pixels
     onto ``template``'s, found by ECC on both grey faces (as ``grey`` gives
     them); the identity when ECC does not converge (the faces are then
-    compared as they are, and a wrong card stays unlike)."""
+    compared as they are, and a wrong card stays unlike). ``start``: a
+    homography to start from (another enrolled face's: the seen quad's error
+    is shared by all of them, so a few ``iterations`` then suffice)."""
     sx = _ECC_SIZE[0] / SIZE[0]
+    scale = np.diag([sx, sx, 1.0]).astype(np.float32)
     t = cv2.resize(template, _ECC_SIZE, interpolation=cv2.INTER_AREA)
     s = cv2.resize(seen, _ECC_SIZE, interpolation=cv2.INTER_AREA)
-    warp = np.eye(3, dtype=np.float32)
+    warp = np.eye(3, dtype=np.float32) if start is None else (scale @ start @ np.linalg.inv(scale)).astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, _ECC_CRITERIA[2])
     try:
-        _, warp = cv2.findTransformECC(t, s, warp, cv2.MOTION_HOMOGRAPHY, _ECC_CRITERIA, None, 1)
+        _, warp = cv2.findTransformECC(t, s, warp, cv2.MOTION_HOMOGRAPHY, criteria, None, 1)
     except cv2.error:
-        return np.eye(3, dtype=np.float32)
-    scale = np.diag([sx, sx, 1.0]).astype(np.float32)
+        return np.eye(3, dtype=np.float32) if start is None else start
     h = np.linalg.inv(scale) @ warp @ scale
     if not _plausible(h):
         return np.eye(3, dtype=np.float32)
