@@ -108,3 +108,30 @@ def test_missing_folder_is_a_clear_error(tmp_path):
     done = _cli("calibrate", "deck", "--images", str(tmp_path / "nope"), "--out", str(tmp_path / "deck"))
     assert done.returncode == 2
     assert "is not a directory of card photos" in done.stderr
+
+
+def test_live_enrolment_from_the_tables_camera_writes_the_deck(shots, tmp_path):
+    """``calibrate deck --live SOURCE``: the camera's frames (here a folder, as
+    a recorded camera) show each card in deck order with the empty table
+    between; the deck and its contact sheet are written, progress on stderr."""
+    frames = tmp_path / "camera"
+    frames.mkdir()
+    empty = np.full_like(shots[0][0], 90)
+    k = 0
+    for card in range(32):
+        for image in (shots[card][0], shots[card][0], empty):     # the card held a moment, then taken away
+            cv2.imwrite(str(frames / f"{k:04d}.png"), image)
+            k += 1
+    done = _cli("calibrate", "deck", "--live", str(frames), "--out", str(tmp_path / "deck"))
+    assert done.returncode == 0, done.stderr
+    assert "show 7s face up" in done.stderr and "take the card away, then show 8s" in done.stderr
+    assert Deck.load(tmp_path / "deck").missing() == []
+    assert (tmp_path / "deck" / "contact-sheet.png").is_file()
+    # A camera that stops before the last card writes nothing and says what is left.
+    short = tmp_path / "short"
+    short.mkdir()
+    for name in sorted(frames.iterdir())[:6]:
+        (short / name.name).write_bytes(name.read_bytes())
+    stopped = _cli("calibrate", "deck", "--live", str(short), "--out", str(tmp_path / "deck2"))
+    assert stopped.returncode == 2 and "still to show: 9s" in stopped.stderr
+    assert not (tmp_path / "deck2").exists()
