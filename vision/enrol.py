@@ -154,6 +154,12 @@ class LiveEnrolment:
     #: After a card is taken, the table must be seen empty before the next:
     #: a camera keeps seeing the card just enrolled until it is picked up.
     waiting_clear: bool = False
+    #: The card enrolled last: shown again in place of the next one (the
+    #: usual slip), it is refused by name. Only that one is compared: two
+    #: cards that share a picture and differ by their index's suit are not
+    #: told apart reliably by a 60 px table camera, so comparing with every
+    #: enrolled card would refuse a jack of clubs as the jack of spades.
+    last: Optional[int] = None
 
     @property
     def expected(self) -> Optional[int]:
@@ -174,8 +180,8 @@ class LiveEnrolment:
             self.waiting_clear = False
             return Verdict(False, card, f"now show {card_name(card)}", remaining)
         result = enrolment_sample(frame_bgr)
-        if not isinstance(result, Refusal):
-            twin = _already_enrolled(result, self.faces)
+        if not isinstance(result, Refusal) and self.last is not None:
+            twin = _already_enrolled(result, {self.last: self.faces[self.last]})
             if twin is not None:
                 result = Refusal(f"this is {card_name(twin)} again (already enrolled): show {card_name(card)}")
         if isinstance(result, Refusal):
@@ -183,6 +189,7 @@ class LiveEnrolment:
                 self.refused.append((f"{card_name(card)} #{len(self.refused) + 1}", frame_bgr.copy(), result))
             return Verdict(False, card, f"{card_name(card)}: {result.reason}", remaining)
         self.faces[card] = [result]
+        self.last = card
         self.waiting_clear = True
         nxt = self.expected
         follow = f"; now show {card_name(nxt)}" if nxt is not None else "; all cards seen"
@@ -197,8 +204,8 @@ class LiveEnrolment:
 
 
 def _already_enrolled(face: np.ndarray, faces: dict[int, list[np.ndarray]]) -> Optional[int]:
-    """The enrolled card this face is another shot of, read as the reader
-    would read it against the cards enrolled so far, or None."""
+    """The card of ``faces`` this face is another shot of, read as the
+    reader would read it against them, or None."""
     if not faces:
         return None
     view = cv2.resize(face, (2 * align.SIZE[0], 2 * align.SIZE[1]), interpolation=cv2.INTER_AREA)
