@@ -29,8 +29,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Enrol a deck from photos of single cards lying face up on the table, one card per "
                     "photo, each named after its card: Jh.jpg, Jh_2.png, 10h_top.jpg, QH.jpg. Blurred or "
                     "misplaced shots are refused with the reason; every one of the 32 cards needs at least "
-                    "one accepted photo, or nothing is written.")
-    p.add_argument("--images", required=True, metavar="DIR", help="directory of card photos")
+                    "one accepted photo, or nothing is written. With --live, enrol at the table from its own "
+                    "camera instead: each card is asked for in turn. The deck folder gets contact-sheet.png "
+                    "(the faces learnt) and refused.png (each refused shot with its reason).")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--images", metavar="DIR", help="directory of card photos")
+    src.add_argument("--live", metavar="SOURCE",
+                     help="the table's camera (index, /dev/videoN, stream URL, video file or image folder)")
     p.add_argument("--out", required=True, metavar="DECK", help="deck directory to write")
     p.add_argument("--partial", action="store_true",
                    help="write the deck even if some cards have no usable photo (they will never be read)")
@@ -91,8 +96,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _deck(args: argparse.Namespace) -> int:
     from referee.cards import CARD_NAMES
-    from vision.deck import DeckError, enrol_deck
+    from vision.deck import DeckError
+    from vision.enrol import enrol_deck
 
+    if args.live is not None:
+        return _deck_live(args.live, args.out)
     try:
         deck, problems = enrol_deck(args.images, args.out, progress=say, require_all=not args.partial)
     except DeckError as exc:
@@ -102,6 +110,36 @@ def _deck(args: argparse.Namespace) -> int:
     missing = deck.missing()
     tail = f"; never read (no photo): {', '.join(CARD_NAMES[c] for c in missing)}" if missing else ""
     say(f"deck written to {args.out}: {len(deck.cards)} cards{tail}")
+    return 0
+
+
+def _deck_live(source: str, out: str) -> int:
+    """The 32 cards shown to the table's camera one at a time, each asked for on
+    stderr; nothing is written unless every card was seen."""
+    from referee.cards import card_name
+    from vision.capture import Capture, CaptureError
+    from vision.enrol import LiveEnrolment
+
+    live = LiveEnrolment()
+    said = ""
+    try:
+        with Capture(source) as cap:
+            say(f"show {card_name(live.expected)} face up under the camera, alone on the table")
+            for frame in cap:
+                verdict = live.offer(frame.image)
+                if verdict.message != said:
+                    say(verdict.message)
+                    said = verdict.message
+                if live.done:
+                    break
+    except CaptureError as exc:
+        return fail(str(exc))
+    if not live.done:
+        missing = ", ".join(card_name(c) for c in live.order if c not in live.faces)
+        return fail(f"the camera stopped before every card was shown; still to show: {missing}; "
+                    f"nothing was written")
+    live.finish(out, say)
+    say(f"deck written to {out}: 32 cards")
     return 0
 
 

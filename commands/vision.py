@@ -69,9 +69,10 @@ def _recognize(args: argparse.Namespace) -> int:
 def add_evaluate(sub) -> None:
     p = sub.add_parser(
         "evaluate", help="measure card reading on a labelled photo set",
-        description="Enrol a deck from part of a labelled photo set (one single-card photo per card) and "
-                    "report read-right, read-wrong and abstention rates on the other photos, with a "
-                    "confusion-matrix picture.")
+        description="Enrol a deck from part of a labelled photo set as a new user would (one single-card photo "
+                    "per card, through calibrate deck's checks) and report read-right, read-wrong and abstention "
+                    "rates on the other photos (a tuning half and a reporting half), with a confusion matrix and a "
+                    "reliability plot per set; then bidly_deals' overlapping deals and rendered photo sets.")
     p.add_argument("--dataset", metavar="DIR", default=None,
                    help="a YOLO-labelled set like shared/datasets/cardcounter_real (default: that one)")
     p.add_argument("--out", metavar="DIR", default="vision-evaluation",
@@ -79,6 +80,8 @@ def add_evaluate(sub) -> None:
     p.add_argument("--limit", type=int, default=None, metavar="N", help="test on at most N photos per set")
     p.add_argument("--rendered", type=int, default=2, metavar="K",
                    help="overhead scenes rendered per card from real card photos (0: none)")
+    p.add_argument("--bidly", metavar="DIR", default="default",
+                   help="shared/datasets/bidly_deals (default: beside the default dataset, when --dataset is not given)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(func=_evaluate)
 
@@ -88,7 +91,7 @@ def _evaluate(args: argparse.Namespace) -> int:
 
     try:
         report = run_evaluation(args.dataset, args.out, limit=args.limit, rendered_per_card=args.rendered,
-                                progress=lambda m: print(m, file=sys.stderr, flush=True))
+                                progress=lambda m: print(m, file=sys.stderr, flush=True), bidly=args.bidly)
     except EvaluationError as exc:
         return fail(str(exc))
     print(json.dumps(report) if args.json else format_table(report), flush=True)

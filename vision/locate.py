@@ -37,6 +37,8 @@ _MAX_CORNER_COS = 0.57
 #: median, in Lab units) below which a shape is a solid blob, not a card face.
 _MIN_PRINT = 0.03
 _PRINT_DELTA = 30.0
+#: How much darker (Lab lightness, 0-255) a face's margin band may be than its paper.
+_MARGIN_DELTA = 30.0
 #: A card-shaped quad this much smaller than one holding it means the holder
 #: is the table (a card is about 0.5% of a table; a court card's picture
 #: frame is more than half of its card).
@@ -148,7 +150,7 @@ def _find_in_work_image(img: np.ndarray, mask: Optional[np.ndarray],
 
     def consider(contour: np.ndarray) -> None:
         quad = _card_quad(contour, min_area, max_area, img.shape)
-        if quad is None or not _has_print(quad, lab):
+        if quad is None or not _has_print(quad, lab) or not _paper_margin(quad, lab):
             return
         if mask is not None and not _mostly_inside(quad, mask):
             return
@@ -333,6 +335,31 @@ def _has_print(quad: np.ndarray, lab: np.ndarray) -> bool:
     pixels = pixels[:: len(pixels) // 5000 + 1]          # a sample is enough for a share
     dist = np.linalg.norm(pixels - np.median(pixels, axis=0), axis=1)
     return float((dist > _PRINT_DELTA).mean()) >= _MIN_PRINT
+
+
+def _paper_margin(quad: np.ndarray, lab: np.ndarray) -> bool:
+    """A card face has a plain margin all round, of its own paper. An index
+    glyph's outline (the ring of a "0") or a pip's has ink along its edge
+    and paper inside, so the band just inside its sides is much darker than
+    the most common colour of what it holds. (The other way round, a margin
+    lighter than the middle, is a court card whose picture fills it.)"""
+    centre = quad.mean(axis=0)
+    outer = (centre + 0.94 * (quad - centre)).astype(np.int32)
+    inner = (centre + 0.86 * (quad - centre)).astype(np.int32)
+    x, y, w, h = cv2.boundingRect(outer)
+    x, y = max(x, 0), max(y, 0)
+    band = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(band, outer - [x, y], 255)
+    cv2.fillConvexPoly(band, inner - [x, y], 0)
+    core = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(core, (centre + 0.8 * (quad - centre)).astype(np.int32) - [x, y], 255)
+    patch = lab[y:y + h, x:x + w]
+    band, core = band[:patch.shape[0], :patch.shape[1]], core[:patch.shape[0], :patch.shape[1]]
+    if not band.any() or not core.any():
+        return False
+    margin = np.median(patch[band > 0], axis=0)
+    paper = _dominant_colour(patch[core > 0])
+    return float(paper[0] - margin[0]) <= _MARGIN_DELTA
 
 
 def _mostly_inside(quad: np.ndarray, mask: np.ndarray) -> bool:

@@ -47,9 +47,11 @@ HUMAN_PACE = 2.0
 #: Seconds (table time) an open conflict waits for the human referee before
 #: the assistant answers it.
 ASSISTANT_AFTER = 5.0
-#: Camera frames per second of table time, and the size of the rendered video.
+#: Camera frames per second of table time, and the size of the rendered video
+#: (1080p, the table camera DESIGN plans: at 720p a card is ~45 px wide, and the
+#: reader abstains on half the drawn cards rather than guess).
 FPS = 6.0
-FRAME_SIZE = (1280, 720)
+FRAME_SIZE = (1920, 1080)
 #: The camera reports a card a little after it comes to rest (the hand
 #: withdraws, then frames are read), while the RFID tag is read at once: cards
 #: are rendered this much earlier so both reports reach the referee together.
@@ -269,7 +271,8 @@ class DemoTable:
     def _film_the_game(self) -> None:
         from calibration.table_plane import TableLayout, locate_table, recheck
         from calibration.zones import default_zones
-        from vision.deck import deck_from_faces, warp_face
+        from vision.deck import warp_face
+        from vision.enrol import deck_from_faces
         from vision.faces import builtin_faces
         from vision.locate import order_corners
         from vision.pipeline import Pipeline

@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 from referee.cards import card_name, parse_card
-from vision.evaluate import (ATTRIBUTION, SINGLE_DECK, EvaluationError, Photo, Tally, confusion_png, dataset_card,
-                             format_table, load_dataset, overhead_shots, run_evaluation, truth_of)
+from vision.evaluate import (ATTRIBUTION, SINGLE_DECK, EvaluationError, Photo, Tally, dataset_card, format_table,
+                             load_dataset, overhead_shots, run_evaluation, truth_of)
+from vision.figures import confusion_png, reliability_png
 from vision.faces import builtin_faces
 
 DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cardcounter_real"
@@ -59,15 +60,16 @@ def test_evaluate_end_to_end_report_and_picture(tiny_set, tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    real = report["sets"]["real:classic"]
-    assert real["count"] == len(CARDS)                    # one photo per card held out, each found
-    assert real["wrong"] == 0 and real["right"] >= len(CARDS) // 2     # small JPEG crops: some abstain
+    halves = [report["sets"][f"real:classic ({half} half)"] for half in ("report", "tune")]
+    assert sum(h["count"] for h in halves) == len(CARDS)   # one photo per card held out, each found
+    assert sum(h["wrong"] for h in halves) == 0 and sum(h["right"] for h in halves) >= len(CARDS) // 2
     assert report["enrolment"]["classic"]["cards"] == len(CARDS)
     assert report["attribution"] == ATTRIBUTION
-    picture = cv2.imread(str(tmp_path / "ev" / "confusion-real-classic.png"))
-    assert picture is not None and picture.shape[0] > 32 * 18
+    for kind in ("confusion", "reliability"):
+        picture = cv2.imread(str(tmp_path / "ev" / f"{kind}-real-classic-report-half.png"))
+        assert picture is not None and picture.shape[0] > 200
     assert json.loads((tmp_path / "ev" / "report.json").read_text())["sets"] == report["sets"]
-    assert "choosing one enrolment photo per card" in done.stderr
+    assert "enrolling one shot per card as a new user" in done.stderr
 
 
 def test_missing_dataset_is_exit_2_with_what_to_do(tmp_path):
@@ -95,6 +97,7 @@ def test_tally_and_table_keep_the_attribution(tmp_path):
     assert (s["right"], s["wrong"], s["abstained"], s["count"]) == (1, 1, 1, 3)
     assert s["wrong_examples"] == ["c: Qs read as Qc"]
     assert confusion_png(tally, tmp_path / "c.png", "t").exists()
+    assert reliability_png(tally.reads, tmp_path / "r.png", "t").exists()
     table = format_table({"sets": {"real:classic": s}, "locator": {}, "attribution": ATTRIBUTION})
     assert "real:classic" in table and "CC BY 4.0" in table
 
@@ -129,5 +132,6 @@ def test_another_labelled_set_is_evaluated_as_one_deck(tiny_set, tmp_path):
             path.rename(path.with_name(path.name.replace("IMG_2022_", "shot_")))
     report = run_evaluation(other, tmp_path / "ev", rendered_per_card=0)
     assert list(report["enrolment"]) == [SINGLE_DECK]
-    real = report["sets"][f"real:{SINGLE_DECK}"]
-    assert real["count"] == len(CARDS) and real["wrong"] == 0 and real["right"] >= len(CARDS) // 2
+    halves = [report["sets"][f"real:{SINGLE_DECK} ({half} half)"] for half in ("report", "tune")]
+    assert sum(h["count"] for h in halves) == len(CARDS) and sum(h["wrong"] for h in halves) == 0
+    assert sum(h["right"] for h in halves) >= len(CARDS) // 2

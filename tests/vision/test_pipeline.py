@@ -15,7 +15,8 @@ from calibration.table_plane import TableLayout, locate_table, recheck
 from calibration.zones import default_zones
 from referee.cards import card_name, parse_cards
 from referee.observations import CardSeen, ZoneCleared
-from vision.deck import deck_from_faces, warp_face
+from vision.deck import warp_face
+from vision.enrol import deck_from_faces
 from vision.faces import builtin_faces, photo_faces
 from vision.locate import order_corners
 from vision.pipeline import Pipeline

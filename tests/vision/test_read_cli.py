@@ -112,7 +112,7 @@ def test_plain_text_output_and_missing_deck(table, tmp_path):
 
 
 def test_file_names_users_write_are_parsed():
-    from vision.deck import card_from_filename
+    from vision.enrol import card_from_filename
     assert card_from_filename(Path("10h.png")) == parse_card("Th")
     assert card_from_filename(Path("QH.jpg")) == parse_card("Qh")
     assert card_from_filename(Path("Jh_2.png")) == parse_card("Jh")

@@ -1,0 +1,160 @@
+"""Finding enrolled cards in a photo by their keypoints: the cards no outline shows.
+
+In a trick heap or a fanned hand most cards have no outline of their own:
+another card covers their edges. But what does show of them (a court card's
+picture, an index corner, a few pips) still carries the keypoints of their
+enrolled face. Each keypoint of the photo (SIFT, Lowe 2004, described as
+RootSIFT, Arandjelovic & Zisserman 2012) is matched to the enrolled faces'
+keypoints; the matches of each card that agree on one homography (RANSAC)
+are geometric proof that this card lies there, and the homography maps the
+whole enrolled face onto the photo: the card is located, covered parts and
+all. A card from another deck, or a 2-6, has no such consistent set.
+
+A hit is kept only when the mapped face is a card seen from above (convex,
+near-right corners, a card's proportions), with enough inliers, and clearly
+more than any other card mapped to the same place (two cards sharing a
+picture, a king of hearts and of diamonds, must not both be claimed).
+
+Used for still photos (``vision.recognize``), where a few hundred
+milliseconds are affordable; the live tracker reads the newest card on top
+of a heap from what changed (``vision.track``), which needs none of this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .deck import Deck
+
+#: Inliers a card needs, and how many more than any other card at the same
+#: place (a ratio): below, the keypoints do not prove which card it is.
+MIN_INLIERS = 12
+MIN_INLIER_RATIO = 2.0
+#: Lowe's ratio of the nearest to the second nearest enrolled descriptor
+#: (when the two belong to different cards).
+_RATIO = 0.8
+#: Reprojection error (px) RANSAC allows, and the photo's longest side
+#: keypoints are found at (larger photos are scaled down first).
+_RANSAC_PX = 5.0
+_WORK_SIDE = 1400
+_FACE_SIDE = 352
+#: Corners of the mapped face within 90 +- 25 degrees, proportions 1.2-1.9.
+_MAX_CORNER_COS = 0.42
+_ASPECT = (1.2, 1.9)
+
+
+@dataclass(frozen=True)
+class Hit:
+    card: int
+    quad: np.ndarray          # the mapped face's corners in the photo (clockwise from its top-left)
+    inliers: int
+    confidence: float
+
+
+class _Index:
+    """The deck's keypoints (every enrolled face), as one matcher."""
+
+    def __init__(self, deck: Deck):
+        self.sift = cv2.SIFT_create(contrastThreshold=0.02)
+        descs, points, labels = [], [], []
+        self.size = None
+        for card in deck.cards:
+            for face in deck.faces[card]:
+                h, w = face.shape[:2]
+                scale = _FACE_SIDE / h
+                g = cv2.cvtColor(cv2.resize(face, (round(w * scale), _FACE_SIDE), interpolation=cv2.INTER_AREA),
+                                 cv2.COLOR_BGR2GRAY)
+                self.size = (g.shape[1], g.shape[0])
+                kp, d = self.sift.detectAndCompute(g, None)
+                if d is None:
+                    continue
+                descs.append(root_sift(d))
+                points += [k.pt for k in kp]
+                labels += [card] * len(kp)
+        self.points = np.float32(points).reshape(-1, 2)
+        self.labels = np.array(labels, np.int32)
+        self.matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 64})
+        if descs:
+            self.matcher.add([np.vstack(descs)])
+            self.matcher.train()
+
+
+def root_sift(d: np.ndarray) -> np.ndarray:
+    """RootSIFT: L1-normalised, square-rooted descriptors (compared by L2, this is the Hellinger kernel)."""
+    d = d / (np.abs(d).sum(axis=1, keepdims=True) + 1e-7)
+    return np.sqrt(d).astype(np.float32)
+
+
+def _index(deck: Deck) -> _Index:
+    if deck._keypoints is None:
+        deck._keypoints = _Index(deck)
+    return deck._keypoints
+
+
+def find_by_keypoints(image_bgr: np.ndarray, deck: Deck) -> list[Hit]:
+    """The enrolled cards whose keypoints prove where they lie (see module doc)."""
+    index = _index(deck)
+    if not len(index.labels):
+        return []
+    scale = min(1.0, _WORK_SIDE / max(image_bgr.shape[:2]))
+    small = cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
+    kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
+    if d is None or len(kp) < MIN_INLIERS:
+        return []
+    pts = np.float32([k.pt for k in kp]) / scale
+    by_card: dict[int, list[tuple[int, int]]] = {}
+    for pair in index.matcher.knnMatch(root_sift(d), k=2):
+        if len(pair) < 2:
+            continue
+        a, b = pair
+        same = index.labels[a.trainIdx] == index.labels[b.trainIdx]
+        if a.distance < _RATIO * b.distance or (same and a.distance < 0.9 * b.distance):
+            by_card.setdefault(int(index.labels[a.trainIdx]), []).append((a.queryIdx, a.trainIdx))
+    w, h = index.size
+    outline = np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2)
+    candidates = []
+    for card, matches in by_card.items():
+        if len(matches) < MIN_INLIERS:
+            continue
+        src = index.points[[t for _, t in matches]]
+        dst = pts[[q for q, _ in matches]]
+        homography, inliers = cv2.findHomography(src, dst, cv2.RANSAC, _RANSAC_PX / scale)
+        if homography is None or int(inliers.sum()) < MIN_INLIERS:
+            continue
+        quad = cv2.perspectiveTransform(outline, homography).reshape(4, 2).astype(np.float32)
+        if _card_shaped(quad):
+            candidates.append((card, quad, int(inliers.sum())))
+    hits = []
+    for card, quad, n in sorted(candidates, key=lambda c: -c[2]):
+        rivals = [m for c, q, m in candidates if c != card and _overlap(q, quad) > 0.5]
+        if rivals and n < MIN_INLIER_RATIO * max(rivals):
+            continue
+        if any(_overlap(hit.quad, quad) > 0.5 for hit in hits):
+            continue
+        hits.append(Hit(card, quad, n, round(min(1.0, 0.8 + 0.2 * (n - MIN_INLIERS) / 40.0), 4)))
+    return hits
+
+
+def _card_shaped(quad: np.ndarray) -> bool:
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        return False
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if sides.min() < 20:
+        return False
+    aspect = (sides[1] + sides[3]) / (sides[0] + sides[2])
+    if not (_ASPECT[0] <= aspect <= _ASPECT[1]):
+        return False
+    for i in range(4):
+        a, b = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
+        if abs(float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))) > _MAX_CORNER_COS:
+            return False
+    return True
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over the smaller of the two quads."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return inter / max(min(cv2.contourArea(a), cv2.contourArea(b)), 1e-6)
