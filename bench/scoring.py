@@ -34,7 +34,7 @@ from referee.play import HandPlay
 from referee.rules import Options, profile
 from referee.scoring import HandScore, score_hand
 from referee.seats import team_of
-from referee.tables import trump_name
+from referee.trump_tables import trump_name
 
 KING, QUEEN = 6, 5
 

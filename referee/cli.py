@@ -88,7 +88,7 @@ def _legal(args: argparse.Namespace) -> int:
     from .cards import CardError, card_name, parse_cards
     from .play import PlayError, cards_in_order, legal_cards
     from .rules import RulesError, parse_overrides, profile
-    from .tables import parse_trump
+    from .trump_tables import parse_trump
 
     try:
         options = profile(args.rules, **parse_overrides(args.option))

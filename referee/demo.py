@@ -25,7 +25,7 @@ from .game import KING, QUEEN, Game
 from .play import legal_cards
 from .rules import profile
 from .seats import SEAT_NAMES, Seat
-from .tables import ALL_TRUMP, NO_TRUMP, points_table
+from .trump_tables import ALL_TRUMP, NO_TRUMP, points_table
 
 SEATS = {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}
 

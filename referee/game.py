@@ -51,7 +51,7 @@ from .record import RecordError, check_event
 from .rules import Options, RulesError, profile
 from .scoring import HandScore, MatchScore, score_hand
 from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of
-from .tables import ALL_TRUMP, NO_TRUMP, points_table, trump_name
+from .trump_tables import ALL_TRUMP, NO_TRUMP, points_table, trump_name
 from .violations import Violation
 
 KING, QUEEN = 6, 5

@@ -1,7 +1,7 @@
 """The play of one hand: legal cards, trick winners, play violations, card points.
 
 Cards are ints 0-31 and hands are int bit masks (:mod:`referee.cards`); the
-trump mode is an int 0-5 (:mod:`referee.tables`). A legal-card question is a
+trump mode is an int 0-5 (:mod:`referee.trump_tables`). A legal-card question is a
 handful of ``&`` on ints against tables built at import, so a referee can ask
 it for every card seen and a benchmark can ask it millions of times.
 
@@ -66,7 +66,7 @@ from typing import Iterable, NamedTuple, Optional, Sequence
 from .cards import SUIT_MASKS, SUIT_NAMES, SUITS, Card, Mask, card_name, iter_cards, mask_of, pretty, suit_of
 from .rules import Options
 from .seats import SEAT_NAMES, Seat, Team
-from .tables import ALL_TRUMP, BEATS, Mode, parse_trump, points_table, strongest, trump_mask, trump_name, weakest
+from .trump_tables import ALL_TRUMP, BEATS, Mode, parse_trump, points_table, strongest, trump_mask, trump_name, weakest
 from .violations import Violation
 
 __all__ = ["HandPlay", "PlayError", "Trick", "legal_cards", "trick_winner", "cards_in_order",

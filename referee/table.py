@@ -98,7 +98,7 @@ from .cards import KING, QUEEN, Card, card_name, iter_cards, mask_of, parse_card
 from .game import Game
 from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play import audit
-from .tables import ALL_TRUMP, NO_TRUMP
+from .trump_tables import ALL_TRUMP, NO_TRUMP
 from .record import RecordError
 from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of, turn_order
 from .violations import Violation
