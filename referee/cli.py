@@ -134,6 +134,7 @@ def _why_illegal(options, trump: int, trick: list[int], hand: list[int], legal: 
 def _check(args: argparse.Namespace) -> int:
     from .game import Game
     from .record import RecordError, read_lines, read_record
+    from .scoresheet import scoresheet_text
 
     source = "<stdin>" if args.record == "-" else args.record
     try:
@@ -152,45 +153,6 @@ def _check(args: argparse.Namespace) -> int:
         print(scoresheet_text(game, title=source))
     violations = sum(len(h["violations"]) for h in summary["hands"])
     return 1 if args.strict and violations else 0
-
-
-def scoresheet_text(game, title: str = "") -> str:
-    """A per-hand table of a game, for terminals."""
-    from .seats import SEAT_NAMES
-
-    seats = " ".join(f"{s} {game.seats[s]}" for s in SEAT_NAMES if s in game.seats)
-    lines = [f"{title}{' — ' if title else ''}{game.rules}" + (f" ({seats})" if seats else "")]
-    lines.append(f"{'#':>3}  {'dealer':6}  {'contract':14}  {'result':8}  {'card pts':>9}  {'score':>11}  "
-                 f"{'total':>11}")
-    ns = ew = 0
-    for r in game.results:
-        c = r.contract
-        contract = "-" if c is None else (f"{SEAT_NAMES[c.taker]} {c.call}"
-                                          + ({2: " x2", 4: " x4"}.get(c.counter, f" x{c.counter}")
-                                             if c.counter > 1 else ""))
-        result = r.result + (" capot" if r.capot else "")
-        ns, ew = ns + r.score[0], ew + r.score[1]
-        points = f"{r.card_points[0]}-{r.card_points[1]}" if c else ""
-        lines.append(f"{r.number:>3}  {SEAT_NAMES[r.dealer]:6}  {contract:14}  {result:8}  {points:>9}  "
-                     f"{r.score[0]:>5}-{r.score[1]:<5}  {ns:>5}-{ew:<5}")
-        extras = []
-        if any(r.belote):
-            extras.append("belote " + " ".join(f"{t} {p}" for t, p in zip(("NS", "EW"), r.belote) if p))
-        if any(r.declarations):
-            extras.append("declarations " + " ".join(f"{t} {p}" for t, p in zip(("NS", "EW"), r.declarations) if p))
-        if any(r.held):
-            extras.append("litige held " + " ".join(f"{t} {p}" for t, p in zip(("NS", "EW"), r.held) if p))
-        if r.penalty is not None:
-            extras.append(f"penalty: {SEAT_NAMES[r.penalty]}'s side loses the hand")
-        if extras:
-            lines.append(f"{'':5}{'; '.join(extras)}")
-        for v in r.violations:
-            where = f"trick {v.trick}" if v.trick else "auction" if v.call else "deal"
-            lines.append(f"{'':5}! {where}: {v.rule}: {v.message}")
-    t = game.totals
-    winner = "NS" if game.winner == 0 else "EW" if game.winner == 1 else ("drawn" if game.over else "none yet")
-    lines.append(f"totals NS {t[0]}  EW {t[1]}  winner: {winner}")
-    return "\n".join(lines)
 
 
 def _profiles(args: argparse.Namespace) -> int:

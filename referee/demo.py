@@ -24,6 +24,7 @@ from .declarations import find_declarations
 from .game import KING, QUEEN, Game
 from .play import legal_cards
 from .rules import profile
+from .scoresheet import scoresheet_text
 from .seats import SEAT_NAMES, Seat
 from .trump_tables import ALL_TRUMP, NO_TRUMP, points_table
 
@@ -171,8 +172,6 @@ def play_demo_game(seed: int = 1, rules: str = "ffb-contree", max_hands: Optiona
 
 def print_game(events: list[dict], out: TextIO) -> None:
     """Replay ``events`` and narrate them: hands, calls, plays, violations, sheet."""
-    from .cli import scoresheet_text
-
     game = Game(events[0])
     write = lambda text="": print(text, file=out)   # noqa: E731
     names = events[0].get("seats", {})

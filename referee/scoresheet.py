@@ -5,7 +5,10 @@ sheets clubs file away), exported for spreadsheets (CSV) and served to the
 dashboard (JSON); all three are views of one :class:`Scoresheet`, built by
 replaying the game record through the table referee, so the sheet always
 agrees with ``referee check`` and with what the table showed, table
-violations (misdeal, wrong pickup) included.
+violations (misdeal, wrong pickup) included. The terminal's table
+(:func:`scoresheet_text`, printed by ``referee check`` and the terminal demo)
+is drawn straight from the rules engine's :class:`~referee.game.Game`, the
+only thing those two have.
 
 Per hand: number, dealer, contract (taker, call, counter), card points,
 belote, declarations, result, points for each team, running totals, and the
@@ -235,3 +238,41 @@ def _escape(text: str) -> str:
     """Text for the PDF's standard fonts, which have no suit symbols: ``♥10`` is written ``Th``."""
     text = _PRETTY.sub(lambda m: ("T" if m[2] == "10" else m[2]) + "shdc"["♠♥♦♣".index(m[1])], text)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def scoresheet_text(game, title: str = "") -> str:
+    """A per-hand table of a game (a :class:`referee.game.Game`), for terminals: what
+    ``referee check`` and the terminal demo print."""
+    seats = " ".join(f"{s} {game.seats[s]}" for s in SEAT_NAMES if s in game.seats)
+    lines = [f"{title}{' — ' if title else ''}{game.rules}" + (f" ({seats})" if seats else "")]
+    lines.append(f"{'#':>3}  {'dealer':6}  {'contract':14}  {'result':8}  {'card pts':>9}  {'score':>11}  "
+                 f"{'total':>11}")
+    ns = ew = 0
+    for r in game.results:
+        c = r.contract
+        contract = "-" if c is None else (f"{SEAT_NAMES[c.taker]} {c.call}"
+                                          + ({2: " x2", 4: " x4"}.get(c.counter, f" x{c.counter}")
+                                             if c.counter > 1 else ""))
+        result = r.result + (" capot" if r.capot else "")
+        ns, ew = ns + r.score[0], ew + r.score[1]
+        points = f"{r.card_points[0]}-{r.card_points[1]}" if c else ""
+        lines.append(f"{r.number:>3}  {SEAT_NAMES[r.dealer]:6}  {contract:14}  {result:8}  {points:>9}  "
+                     f"{r.score[0]:>5}-{r.score[1]:<5}  {ns:>5}-{ew:<5}")
+        extras = []
+        if any(r.belote):
+            extras.append("belote " + " ".join(f"{t} {p}" for t, p in zip(("NS", "EW"), r.belote) if p))
+        if any(r.declarations):
+            extras.append("declarations " + " ".join(f"{t} {p}" for t, p in zip(("NS", "EW"), r.declarations) if p))
+        if any(r.held):
+            extras.append("litige held " + " ".join(f"{t} {p}" for t, p in zip(("NS", "EW"), r.held) if p))
+        if r.penalty is not None:
+            extras.append(f"penalty: {SEAT_NAMES[r.penalty]}'s side loses the hand")
+        if extras:
+            lines.append(f"{'':5}{'; '.join(extras)}")
+        for v in r.violations:
+            where = f"trick {v.trick}" if v.trick else "auction" if v.call else "deal"
+            lines.append(f"{'':5}! {where}: {v.rule}: {v.message}")
+    t = game.totals
+    winner = "NS" if game.winner == 0 else "EW" if game.winner == 1 else ("drawn" if game.over else "none yet")
+    lines.append(f"totals NS {t[0]}  EW {t[1]}  winner: {winner}")
+    return "\n".join(lines)
