@@ -19,9 +19,9 @@ import random
 from typing import Optional, TextIO
 
 from .auction import parse_call
-from .cards import card_name, iter_cards, parse_card, pretty, rank_of, suit_of
+from .cards import KING, QUEEN, card_name, iter_cards, parse_card, pretty, rank_of, suit_of
 from .declarations import find_declarations
-from .game import KING, QUEEN, Game
+from .game import Game
 from .play import legal_cards
 from .rules import profile
 from .scoresheet import scoresheet_text

@@ -64,7 +64,7 @@ import dataclasses
 from typing import Iterable, NamedTuple, Optional, Sequence
 
 from .cards import SUIT_MASKS, SUIT_NAMES, SUITS, Card, Mask, card_name, iter_cards, mask_of, pretty, suit_of
-from .rules import Options
+from .rules import Options, option_choices
 from .seats import SEAT_NAMES, Seat, Team
 from .trump_tables import ALL_TRUMP, BEATS, Mode, parse_trump, points_table, strongest, trump_mask, trump_name, weakest
 from .violations import Violation
@@ -72,8 +72,8 @@ from .violations import Violation
 __all__ = ["HandPlay", "PlayError", "Trick", "legal_cards", "trick_winner", "cards_in_order",
            "audit", "parse_trump"]
 
-_UNDERTRUMP_RULES = ("discard", "must", "always")
-_DISCARD, _ALWAYS = 0, 2                  # indices in _UNDERTRUMP_RULES
+_UNDERTRUMP_RULES = option_choices("undertrump")       # the option's choices; the engine keeps the index
+_DISCARD, _ALWAYS = _UNDERTRUMP_RULES.index("discard"), _UNDERTRUMP_RULES.index("always")
 _ALL = (1 << 32) - 1
 
 
