@@ -26,7 +26,7 @@ from pathlib import Path
 from referee.observations import to_dict
 from referee.simulate import Faults, answered_stream, run as run_simulation, simulate
 from referee.store import StoredReferee
-from referee.table import TableReferee
+from referee.table_referee import TableReferee
 
 BURST = 32
 REPEATS = 5

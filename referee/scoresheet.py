@@ -92,7 +92,7 @@ class Scoresheet:
     @classmethod
     def from_record(cls, lines: list[dict[str, Any]]) -> "Scoresheet":
         """The sheet of a game record (header line first), as the table referee replays it."""
-        from .table import TableReferee
+        from .table_referee import TableReferee
         return cls.from_referee(TableReferee.from_record(lines))
 
     @classmethod

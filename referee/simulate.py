@@ -28,7 +28,7 @@ deck with a duplicate card; the same dealer then deals again). A table without
 RFID (``rfid=false``) gets no planted misdeal or wrong pickup: no sensor of
 it sees the hands or the piles.
 
-:func:`run` feeds a :class:`~referee.table.TableReferee` with the stream,
+:func:`run` feeds a :class:`~referee.table_referee.TableReferee` with the stream,
 answers its conflicts as the ground truth says (the :class:`Oracle` plays the
 human referee at the console) and measures recall, false accusations,
 conflicts per hand and hands scored exactly.
@@ -638,10 +638,10 @@ def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str =
     """Referee ``hands`` simulated hands (several games, each to its end) and measure it.
 
     ``make_referee(header)`` builds the referee (default: a pure
-    :class:`~referee.table.TableReferee`; the benchmark passes a stored one).
+    :class:`~referee.table_referee.TableReferee`; the benchmark passes a stored one).
     """
     import time
-    from .table import TableReferee
+    from .table_referee import TableReferee
 
     make_referee = make_referee or (lambda header: TableReferee(header=header))
     m = Metrics()
@@ -709,7 +709,7 @@ def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str =
 def answered_stream(sim: SimGame) -> list[Observation]:
     """The sensor stream with the oracle's console answers where the referee asks:
     what a real table's store would hold (the crash test and the demo replay it)."""
-    from .table import TableReferee
+    from .table_referee import TableReferee
 
     referee = TableReferee(header=sim.header)
     oracle = Oracle(sim)

@@ -14,7 +14,7 @@ import pytest
 from referee.record import write_record
 from referee.scoresheet import CSV_COLUMNS, Scoresheet
 from referee.simulate import Faults, answered_stream, simulate
-from referee.table import TableReferee
+from referee.table_referee import TableReferee
 
 ROOT = Path(__file__).resolve().parents[2]
 

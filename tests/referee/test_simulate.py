@@ -8,7 +8,7 @@ import pytest
 
 from referee.observations import CardSeen
 from referee.simulate import Faults, FaultsError, VIOLATION_KINDS, parse_faults, run, simulate
-from referee.table import TableReferee
+from referee.table_referee import TableReferee
 
 
 def test_the_same_seed_gives_the_same_table_and_another_seed_another():

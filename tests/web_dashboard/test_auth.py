@@ -14,7 +14,7 @@ from web_dashboard.app import Dashboard, create_app
 from web_dashboard.hub import Hub
 from web_dashboard.tables import LiveTable
 
-from referee.table import TableReferee
+from referee.table_referee import TableReferee
 
 PASSWORD = "correct horse"
 
