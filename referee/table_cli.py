@@ -96,7 +96,8 @@ def _scoresheet(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from .simulate import FaultsError, parse_faults, run
+    from .measure import run
+    from .sensor_faults import FaultsError, parse_faults
 
     try:
         faults = parse_faults(args.faults)

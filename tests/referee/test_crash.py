@@ -24,7 +24,9 @@ import pytest
 
 from referee.observations import ObservationError, from_dict, to_dict
 from referee.scoresheet import Scoresheet
-from referee.simulate import Faults, answered_stream, simulate
+from referee.oracle import answered_stream
+from referee.sensor_faults import Faults
+from referee.simulate import simulate
 from referee.store import EventStore, StoredReferee
 from referee.table_referee import TableReferee
 

@@ -7,7 +7,9 @@ import dataclasses
 import pytest
 
 from referee.observations import CardSeen
-from referee.simulate import Faults, FaultsError, VIOLATION_KINDS, parse_faults, run, simulate
+from referee.measure import run
+from referee.sensor_faults import Faults, FaultsError, parse_faults
+from referee.simulate import VIOLATION_KINDS, simulate
 from referee.table_referee import TableReferee
 
 
