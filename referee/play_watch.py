@@ -170,10 +170,8 @@ class PlayWatch:
         # It was put down in turn, before the cards that followed it (they are not out of turn).
         item = CardOnTable(zone=seat, t=min([i.t for i in items if not i.early], default=t) - 1e-3, unseen_at=True)
         items.append(item)
-        c = yield Ask(Conflict("card-unknown", f"trick {play.trick_number} is being picked up but no sensor saw "
-                               f"{SEAT_NAMES[seat]}'s card: which card?", trick=play.trick_number, seat=seat,
-                               blocking=True, item=item))
-        item.conflict = c.id
+        yield from self._ask(item, "card-unknown", f"trick {play.trick_number} is being picked up but no sensor "
+                             f"saw {SEAT_NAMES[seat]}'s card: which card?", seat, play.trick_number)
 
     def card_in_pile(self, card: Card, where: str, oid: int) -> Optional[Iterator[Proposal]]:
         """A pile antenna (``where``: ``NS`` or ``EW``) read ``card``: who picked the trick up.
@@ -253,11 +251,9 @@ class PlayWatch:
                 if other.origin is not None:
                     yield from self._write_out_of_turn(other)
                 else:
-                    c = yield Ask(Conflict("out-of-turn", f"a card appeared in {SEAT_NAMES[other.zone]}'s zone "
-                                           f"before {SEAT_NAMES[to_play]} played: did {SEAT_NAMES[other.zone]} "
-                                           f"play out of turn?", trick=trick, seat=other.zone, blocking=True,
-                                           evidence=tuple(other.oids), proposal=other.card, item=other))
-                    other.conflict = c.id
+                    yield from self._ask(other, "out-of-turn", f"a card appeared in {SEAT_NAMES[other.zone]}'s "
+                                         f"zone before {SEAT_NAMES[to_play]} played: did {SEAT_NAMES[other.zone]} "
+                                         f"play out of turn?", other.zone, trick, other.card)
                 return True
         if item.unseen_at:
             # Nobody saw when this card was put down, so the cards already in the other zones
@@ -265,11 +261,9 @@ class PlayWatch:
             item.unseen_at = False
             first = min((i for i in live if i.seat != to_play and not i.early), key=lambda i: i.t, default=None)
             if first is not None:
-                c = yield Ask(Conflict("out-of-turn", f"nobody saw when {SEAT_NAMES[to_play]} put down its card: "
-                                       f"did {SEAT_NAMES[first.seat]} play before {SEAT_NAMES[to_play]}, out of "
-                                       f"turn?", trick=trick, seat=first.seat, blocking=True,
-                                       evidence=tuple(first.oids), proposal=first.card, item=first))
-                first.conflict = c.id
+                yield from self._ask(first, "out-of-turn", f"nobody saw when {SEAT_NAMES[to_play]} put down its "
+                                     f"card: did {SEAT_NAMES[first.seat]} play before {SEAT_NAMES[to_play]}, out "
+                                     f"of turn?", first.seat, trick, first.card)
                 return True
         rfid_on = "rfid" in self.sources
         if item.rfid is None and item.card_override is None and rfid_on:
@@ -282,10 +276,8 @@ class PlayWatch:
         card = item.card
         if card is None or (card in self.played and item.card_override is None):
             why = "no sensor could read it" if card is None else f"the camera read {pretty(card)}, already played"
-            c = yield Ask(Conflict("card-unknown", f"{SEAT_NAMES[to_play]} played a card at trick {trick} but "
-                                   f"{why}: which card?", trick=trick, seat=to_play, blocking=True,
-                                   evidence=tuple(item.oids), item=item))
-            item.conflict = c.id
+            yield from self._ask(item, "card-unknown", f"{SEAT_NAMES[to_play]} played a card at trick {trick} but "
+                                 f"{why}: which card?", to_play, trick)
             return True
         if card in self.played and (yield from self.doubts.ask(self.played, self.played[card][1], only=card)):
             return True                               # the earlier reading of this card is the suspect
@@ -293,22 +285,18 @@ class PlayWatch:
         if camera_only:
             holder = self.deal.holder(card)
             if holder is not None and holder != to_play:
-                c = yield Ask(Conflict("card-unknown", f"the camera read {pretty(card)} for {SEAT_NAMES[to_play]} "
-                                       f"but the RFID saw it dealt to {SEAT_NAMES[holder]}: which card?",
-                                       trick=trick, seat=to_play, blocking=True, evidence=tuple(item.oids),
-                                       proposal=card, item=item))
-                item.conflict = c.id
+                yield from self._ask(item, "card-unknown", f"the camera read {pretty(card)} for "
+                                     f"{SEAT_NAMES[to_play]} but the RFID saw it dealt to {SEAT_NAMES[holder]}: "
+                                     f"which card?", to_play, trick, card)
                 return True
         doubtful = camera_only or (not rfid_on and item.card_override is None)
         violates = self._would_violate(to_play, card)
         unsure = doubtful and not rfid_on and item.rfid is None and item.conf <= CAMERA_SURE   # a camera reading
         if doubtful and (violates or unsure):
             why = "it would be a violation" if violates else "the reading is not sure"
-            c = yield Ask(Conflict("camera-only", f"only the camera read {SEAT_NAMES[to_play]}'s card, "
-                                   f"{pretty(card)} ({item.conf:.0%} sure), and {why}: confirm the card",
-                                   trick=trick, seat=to_play, blocking=True, evidence=tuple(item.oids),
-                                   proposal=card, item=item))
-            item.conflict = c.id
+            yield from self._ask(item, "camera-only", f"only the camera read {SEAT_NAMES[to_play]}'s card, "
+                                 f"{pretty(card)} ({item.conf:.0%} sure), and {why}: confirm the card",
+                                 to_play, trick, card)
             return True
         # A certain card that breaks a rule: the cards it is judged against (this trick's, the
         # led card above all) and the seat's own earlier ones must be right first.
@@ -320,6 +308,13 @@ class PlayWatch:
             return True
         yield from self._commit(item, to_play, doubtful)
         return True
+
+    def _ask(self, item: CardOnTable, kind: str, message: str, seat: Seat, trick: int,
+             proposal: Optional[Card] = None) -> Iterator[Proposal]:
+        """A blocking question about a card on the table, which stays there until it is answered."""
+        c = yield Ask(Conflict(kind, message, trick=trick, seat=seat, blocking=True, evidence=tuple(item.oids),
+                               proposal=proposal, item=item))
+        item.conflict = c.id
 
     def _would_violate(self, seat: Seat, card: Card) -> bool:
         play = self.game.play
