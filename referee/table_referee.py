@@ -341,7 +341,9 @@ class TableReferee:
         play = self.play_watch
         if not play.cards.items and play.trick_done is None and not self.desk.queue:
             return
-        self._carry_out(play.advance(now))
+        decided = play.advance(now)
+        if decided is not None:                   # the case of most observations, kept cheap
+            self._carry_out(decided)
         if self.desk.queue and not self._blocking:
             self._carry_out(self.desk.flush())
 
