@@ -7,8 +7,9 @@ proposes (:mod:`referee.proposals`). Each console action is one observation
 without its cards), ``turned`` (classic belote's turned card, when the
 dealing area did not read it), ``replace`` (a misread play), ``undo``,
 ``redeal``, and the answers to conflicts: ``confirm``, ``dismiss``,
-``resolve``. An answer is carried out by the part that asked the question
-(:data:`referee.deal_watch.KINDS`, :data:`referee.play_watch.KINDS`).
+``resolve``. An answer is carried out by the part that asked the question:
+the deal watcher for its kinds (:data:`referee.deal_watch.KINDS`), the play
+watcher for the others.
 
 Calls, declarations, penalties and tallies wait in a queue until the deal is
 in the record and no blocking conflict or trick awaiting its pickup is in

@@ -17,7 +17,7 @@ winner's side's is a ``wrong-pickup`` (the referee finds it on the trick's
 last play, which carries the ``pickup``).
 
 When the evidence is not good enough it asks the console instead of
-accusing anyone (:data:`KINDS`): ``card-mismatch`` (camera and RFID disagree:
+accusing anyone, and answers the conflicts it raised: ``card-mismatch`` (camera and RFID disagree:
 the RFID card is recorded), ``card-unknown`` (no trustworthy reading),
 ``camera-only`` (:mod:`referee.camera_doubts`), ``out-of-turn`` (a card early
 in a zone, nobody saw which hand it left). A camera-only table asks about
@@ -55,8 +55,6 @@ UNKNOWN_WAIT = 2.0
 CAMERA_SURE = 0.9
 #: Seconds after a trick is cleared to wait for the pile antennas.
 PICKUP_WAIT = 1.5
-#: The conflicts this part asks, and answers.
-KINDS = ("card-mismatch", "card-unknown", "camera-only", "out-of-turn")
 
 
 class PlayWatch:
@@ -203,6 +201,8 @@ class PlayWatch:
         return self._decide_in_turn(now, taken)
 
     def _decide_in_turn(self, now: float, taken: list[CardOnTable]) -> Iterator[Proposal]:
+        """What :meth:`advance` found due, in the table's order: the cards taken back, the trick
+        picked up, then each play that has settled, while nothing blocks."""
         for item in taken:
             yield Notice(f"{pretty(item.card) if item.card is not None else 'a card'}"
                          f" was shown in {SEAT_NAMES[item.zone]}'s zone and taken back")
@@ -411,7 +411,7 @@ class PlayWatch:
 
     # -- the console --------------------------------------------------------------------
     def answer(self, c: Conflict, action: str, card: Optional[Card], why: dict) -> Iterator[Proposal]:
-        """The console answered one of this part's conflicts (:data:`KINDS`)."""
+        """The console answered one of this part's conflicts (every kind but the deal watcher's)."""
         if c.kind == "out-of-turn":
             yield Settle(c, "confirmed" if action == "confirm" else "dismissed", action)
             item = c.item
