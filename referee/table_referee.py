@@ -147,7 +147,7 @@ class TableReferee:
         self.play_watch = PlayWatch(self.game, self.deal_watch, CameraDoubts(self.game, self.conflicts, self._evidence),
                                     self.seen_sources, self._blocking)
         self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking)
-        self._take = {Write: self._take_write, Ask: self._file_conflict, Settle: self._settle_conflict,
+        self._writers = {Write: self._write_proposed, Ask: self._file_conflict, Settle: self._settle_conflict,
                       Notice: self._notice, Flag: self._flag, Redeal: lambda _: self._new_hand()}
 
     @staticmethod
@@ -342,7 +342,7 @@ class TableReferee:
         if not play.cards.items and play.trick_done is None and not self.desk.queue:
             return
         decided = play.advance(now)
-        if decided is not None:                   # the case of most observations, kept cheap
+        if decided is not None:                   # None before most observations
             self._carry_out(decided)
         if self.desk.queue and not self._blocking:
             self._carry_out(self.desk.flush())
@@ -355,14 +355,14 @@ class TableReferee:
         proposal = None if proposals is None else next(proposals, None)
         if proposal is None:
             return
-        take = self._take
+        write = self._writers
         try:
             while True:
-                proposal = proposals.send(take[type(proposal)](proposal))
+                proposal = proposals.send(write[type(proposal)](proposal))
         except StopIteration:
             pass
 
-    def _take_write(self, proposal: Write) -> Optional[int]:
+    def _write_proposed(self, proposal: Write) -> Optional[int]:
         if proposal.refused_as is None:
             self._write(proposal.event)
             return len(self.game.events)
