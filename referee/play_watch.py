@@ -192,26 +192,34 @@ class PlayWatch:
         up; None when it decides nothing, as before most observations (the question is cheaper
         than running the decisions to find that out)."""
         taken = self.cards.taken_back(now)
+        settled = None
         if not taken:
             if self.trick_done is not None:
                 if not self._picked_up(now):
                     return None
-            elif not self.cards.items or self.deal.mode != "play" or self.blocking or self._settled(now) is None:
+            elif not self.cards.items or self.deal.mode != "play" or self.blocking:
                 return None
-        return self._decide_in_turn(now, taken)
+            else:
+                settled = self._settled(now)
+                if settled is None:
+                    return None
+        return self._decide_in_turn(now, taken, settled)
 
-    def _decide_in_turn(self, now: float, taken: list[CardOnTable]) -> Iterator[Proposal]:
+    def _decide_in_turn(self, now: float, taken: list[CardOnTable], settled: Optional[tuple]) -> Iterator[Proposal]:
         """What :meth:`advance` found due, in the table's order: the cards taken back, the trick
-        picked up, then each play that has settled, while nothing blocks."""
+        picked up, then each play that has settled (the first one ``settled``, when
+        :meth:`advance` found it), while nothing blocks."""
         for item in taken:
             yield Notice(f"{pretty(item.card) if item.card is not None else 'a card'}"
                          f" was shown in {SEAT_NAMES[item.zone]}'s zone and taken back")
         if self.trick_done is not None and self._picked_up(now):
             yield from self._flush_trick()
         while self.cards.items and self.deal.mode == "play" and self.trick_done is None and not self.blocking:
-            settled = self._settled(now)
+            if settled is None:
+                settled = self._settled(now)
             if settled is None or not (yield from self._decide(now, *settled)):
                 break
+            settled = None
         if self.trick_done is not None and self._picked_up(now):     # a last card decided late
             yield from self._flush_trick()
 
