@@ -33,7 +33,7 @@ from referee.play import HandPlay
 from referee.rules import Options, profile
 from referee.scoring import score_hand
 from referee.seats import SEAT_NAMES
-from referee.tables import ALL_TRUMP, NO_TRUMP, TRUMP_POINTS, Mode, trump_name
+from referee.trump_tables import ALL_TRUMP, NO_TRUMP, TRUMP_POINTS, Mode, trump_name
 
 Deal = tuple[list[int], Mode, int]          # four hands (masks, by seat), trump mode, first leader
 

@@ -28,15 +28,13 @@ from typing import Callable, NamedTuple, Optional
 
 from bench.referee import BeloteCli, Colver, random_deal
 from referee.auction import Contract
-from referee.cards import iter_cards
+from referee.cards import KING, QUEEN, iter_cards
 from referee.declarations import declaration_points, find_declarations
 from referee.play import HandPlay
 from referee.rules import Options, profile
 from referee.scoring import HandScore, score_hand
 from referee.seats import team_of
-from referee.tables import trump_name
-
-KING, QUEEN = 6, 5
+from referee.trump_tables import trump_name
 
 
 COLVER_OPTIONS = profile("contree", scoring="made+bid", rounding="none", make_rule="bid", failed_value=162,

@@ -24,9 +24,12 @@ import time
 from pathlib import Path
 
 from referee.observations import to_dict
-from referee.simulate import Faults, answered_stream, run as run_simulation, simulate
+from referee.measure import run as run_simulation
+from referee.oracle import answered_stream
+from referee.sensor_faults import Faults
+from referee.simulate import simulate
 from referee.store import StoredReferee
-from referee.table import TableReferee
+from referee.table_referee import TableReferee
 
 BURST = 32
 REPEATS = 5

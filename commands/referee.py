@@ -75,7 +75,7 @@ def _legal(args: argparse.Namespace) -> int:
     from referee.cards import CardError, card_name, parse_cards
     from referee.play import PlayError, cards_in_order, legal_cards
     from referee.rules import RulesError, parse_overrides, profile
-    from referee.tables import parse_trump
+    from referee.trump_tables import parse_trump
 
     try:
         options = profile(args.rules, **parse_overrides(args.option))

@@ -93,7 +93,8 @@ def _scoresheet(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from referee.simulate import FaultsError, parse_faults, run
+    from referee.measure import run
+    from referee.sensor_faults import FaultsError, parse_faults
 
     try:
         faults = parse_faults(args.faults)

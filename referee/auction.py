@@ -40,7 +40,7 @@ from typing import Optional
 from .cards import SUIT_SYMBOLS, SUITS, Card, suit_of
 from .rules import Options
 from .seats import SEAT_NAMES, Seat, next_seat, team_of
-from .tables import ALL_TRUMP, MODE_NAMES, NO_TRUMP
+from .trump_tables import ALL_TRUMP, MODE_NAMES, NO_TRUMP
 from .violations import Violation
 
 _MODE_WORDS = ("spades", "hearts", "diamonds", "clubs", "no trump", "all trump")
@@ -63,7 +63,7 @@ class Call:
 
     kind: str
     value: Optional[int] = None      # bid
-    mode: Optional[int] = None       # trump mode (referee.tables) of a bid, capot, take
+    mode: Optional[int] = None       # trump mode (referee.trump_tables) of a bid, capot, take
                                      # (None: take the turned suit)
 
     @property

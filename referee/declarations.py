@@ -21,7 +21,7 @@ Belote/rebelote is not a declaration here: it is said when the cards are
 played (``say`` of a ``play`` event) and handled by :mod:`referee.game`.
 
 >>> from referee.cards import parse_cards
->>> from referee.tables import parse_trump
+>>> from referee.trump_tables import parse_trump
 >>> hearts = parse_trump("h")
 >>> d = make_declaration(2, parse_cards("Ah Kh Qh Jh"), hearts)
 >>> d.kind, d.value
@@ -40,7 +40,7 @@ from typing import Iterable, Optional, Sequence
 
 from .cards import RANKS, SUITS, Card, Mask, card_name, iter_cards, mask_of, rank_of, suit_of
 from .seats import SEAT_NAMES, Seat, next_seat, team_of
-from .tables import NO_TRUMP, Mode
+from .trump_tables import NO_TRUMP, Mode
 
 SEQUENCE_VALUES = {3: 20, 4: 50, 5: 100}
 SEQUENCE_KINDS = {3: "tierce", 4: "fifty", 5: "hundred"}

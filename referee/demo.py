@@ -1,10 +1,12 @@
 """A seeded simulated game, as a record: what the demos and tests play.
 
-:func:`play_demo_game` deals, bids, declares and plays whole hands with
-simple seeded bots through :class:`referee.game.Game` itself (every event is
-applied as it is made, so the record is always one the engine accepts), and
-plants a few violations a referee must catch: an illegal card now and then, a
-call out of turn. The same seed always gives the same record.
+:func:`play_demo_game` deals whole hands and has the simulated player
+(:mod:`referee.player`) bid, declare and play them through
+:class:`referee.game.Game` itself (every event is applied as it is made, so
+the record is always one the engine accepts), and plants a few violations a
+referee must catch: an illegal card now and then, a call out of turn. The
+same seed always gives the same record. :func:`print_game` narrates a record
+for the terminal (``belote-table referee demo``).
 
 >>> events = play_demo_game(seed=7, rules="ffb-contree", max_hands=2)
 >>> events[0]["type"], sum(e["type"] == "deal" for e in events)
@@ -18,70 +20,19 @@ from __future__ import annotations
 import random
 from typing import Optional, TextIO
 
-from .auction import parse_call
-from .cards import card_name, iter_cards, parse_card, pretty, rank_of, suit_of
-from .declarations import find_declarations
-from .game import KING, QUEEN, Game
+from .cards import card_name, iter_cards, parse_card, pretty
+from .game import Game
 from .play import legal_cards
+from .player import SEATS, Player
 from .rules import profile
+from .scoresheet import scoresheet_text
 from .seats import SEAT_NAMES, Seat
-from .tables import ALL_TRUMP, NO_TRUMP, points_table
-
-SEATS = {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}
-
-
-def _strength(hand: int, mode: int) -> int:
-    """A rough count of what a hand brings with ``mode`` trumps (card points,
-    plus length in trumps)."""
-    table = points_table(mode)
-    points = sum(table[c] for c in iter_cards(hand))
-    if mode < NO_TRUMP:
-        points += 12 * sum(1 for c in iter_cards(hand) if suit_of(c) == mode)
-    return points
-
-
-def _choose_call(rng: random.Random, game: Game, seat: Seat, hand: int) -> str:
-    legal = game.auction.legal_calls()
-    if game.options.auction == "classic":
-        takes = [c for c in legal if c != "pass"]
-        turned = game.auction.turned
-        best = max(takes, key=lambda c: _strength(hand | (1 << turned), parse_call(c).mode
-                                                  if parse_call(c).mode is not None else suit_of(turned)),
-                   default=None)
-        mode = suit_of(turned) if best == "take" else parse_call(best).mode if best else None
-        if best and _strength(hand | (1 << turned), mode) >= 62 + rng.randint(-10, 15):
-            return best
-        return "pass"
-    bids = [parse_call(c) for c in legal if c[0].isdigit()]
-    if bids:
-        mode = max(range(6 if game.options.all_trump else 4), key=lambda m: _strength(hand, m))
-        target = 50 + _strength(hand, mode) // 2 + rng.randint(-10, 10)
-        wanted = [b for b in bids if b.mode == mode and b.value <= target]
-        if wanted and rng.random() < 0.8:
-            return wanted[-1 if rng.random() < 0.3 else 0].text
-    if "counter" in legal and rng.random() < 0.08:
-        return "counter"
-    if "recounter" in legal and rng.random() < 0.2:
-        return "recounter"
-    return "pass"
-
-
-def _say(mode: int, card: int, hand: int, said: set[int]) -> Optional[str]:
-    """"belote" when playing a trump king or queen with its pair still in hand, "rebelote"
-    with the second card (``said``: the cards "belote" was said with in this hand)."""
-    if rank_of(card) not in (KING, QUEEN) or mode == NO_TRUMP or (mode != ALL_TRUMP and suit_of(card) != mode):
-        return None
-    other = suit_of(card) * 8 + (QUEEN if rank_of(card) == KING else KING)
-    if hand >> other & 1:
-        said.add(card)
-        return "belote"
-    return "rebelote" if other in said else None
 
 
 def play_demo_game(seed: int = 1, rules: str = "ffb-contree", max_hands: Optional[int] = None,
                    violation_rate: float = 0.02, options: Optional[dict] = None) -> list[dict]:
     """Play a seeded game to the profile's target (or ``max_hands``) and return
-    its record events. ``violation_rate``: how often a bot plays an illegal card
+    its record events. ``violation_rate``: how often a player plays an illegal card
     when it has one (planted violations), and calls out of turn."""
     rng = random.Random(seed)
     header = {"type": "game", "version": 1, "rules": rules, "options": dict(options or {}), "seats": SEATS}
@@ -93,6 +44,7 @@ def play_demo_game(seed: int = 1, rules: str = "ffb-contree", max_hands: Optiona
         events.append(event)
 
     opts = profile(rules, **(options or {}))
+    player = Player(rng, opts)
     dealer = rng.randrange(4)
     hands_played = 0
     while not game.over and (max_hands is None or hands_played < max_hands):
@@ -109,9 +61,10 @@ def play_demo_game(seed: int = 1, rules: str = "ffb-contree", max_hands: Optiona
             probe = Game(header)
             probe.apply({"type": "deal", "dealer": SEAT_NAMES[dealer], "turned": card_name(turned)})
             calls = []
+            player.auction_starts()
             while probe.phase == "auction":
                 seat = probe.auction.to_speak
-                call = _choose_call(rng, probe, seat, first_five[seat])
+                call = player.call(probe.auction, first_five[seat])
                 probe.apply({"type": "call", "seat": SEAT_NAMES[seat], "call": call})
                 calls.append((seat, call))
             deal["turned"] = card_name(turned)
@@ -136,12 +89,12 @@ def play_demo_game(seed: int = 1, rules: str = "ffb-contree", max_hands: Optiona
         else:
             deal["hands"] = {SEAT_NAMES[s]: [card_name(c) for c in iter_cards(hands[s])] for s in range(4)}
             emit(deal)
+            player.auction_starts()
             while game.phase == "auction":
                 seat = game.auction.to_speak
                 if rng.random() < violation_rate / 2:         # a planted call out of turn
                     emit({"type": "call", "seat": SEAT_NAMES[(seat + 2) & 3], "call": "pass"})
-                emit({"type": "call", "seat": SEAT_NAMES[seat],
-                      "call": _choose_call(rng, game, seat, hands[seat])})
+                emit({"type": "call", "seat": SEAT_NAMES[seat], "call": player.call(game.auction, hands[seat])})
         if game.phase != "play":
             dealer = game.next_dealer
             continue
@@ -153,15 +106,15 @@ def play_demo_game(seed: int = 1, rules: str = "ffb-contree", max_hands: Optiona
             held = play.hand(seat)
             if opts.declarations and play.trick_number == 1 and seat not in declared:
                 declared.add(seat)
-                for d in find_declarations(seat, held, play.trump):
+                for d in player.declarations(seat, held, play.trump):
                     emit({"type": "declare", "seat": SEAT_NAMES[seat],
                           "cards": [card_name(c) for c in iter_cards(d.cards)]})
             legal = legal_cards(opts, play.trump, play.trick, held)
             illegal = held & ~legal
             pool = illegal if illegal and rng.random() < violation_rate else legal
-            card = rng.choice(list(iter_cards(pool)))
+            card = player.card(pool)
             event = {"type": "play", "seat": SEAT_NAMES[seat], "card": card_name(card)}
-            say = _say(play.trump, card, held, said)
+            say = player.says(play.trump, card, held, said)
             if say:
                 event["say"] = say
             emit(event)
@@ -171,8 +124,6 @@ def play_demo_game(seed: int = 1, rules: str = "ffb-contree", max_hands: Optiona
 
 def print_game(events: list[dict], out: TextIO) -> None:
     """Replay ``events`` and narrate them: hands, calls, plays, violations, sheet."""
-    from .scoresheet import scoresheet_text
-
     game = Game(events[0])
     write = lambda text="": print(text, file=out)   # noqa: E731
     names = events[0].get("seats", {})

@@ -44,17 +44,15 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .auction import Auction, CallError, Contract
-from .cards import CardError, card_name, iter_cards, mask_of, parse_card, pretty, rank_of, suit_of
+from .cards import KING, QUEEN, CardError, card_name, iter_cards, mask_of, parse_card, pretty, rank_of, suit_of
 from .declarations import Declaration, DeclarationError, declaration_points, make_declaration
 from .play import HandPlay, PlayError, audit
 from .record import RecordError, check_event
 from .rules import Options, RulesError, profile
 from .scoring import HandScore, MatchScore, score_hand
 from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of
-from .tables import ALL_TRUMP, NO_TRUMP, points_table, trump_name
+from .trump_tables import ALL_TRUMP, NO_TRUMP, points_table, trump_name
 from .violations import Violation
-
-KING, QUEEN = 6, 5
 
 
 @dataclass

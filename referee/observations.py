@@ -2,7 +2,7 @@
 
 Sensors never decide game facts: they report that a card appeared in a zone,
 left a zone, or that a zone was cleared, with where it came from and how sure
-they are. The table referee (``referee/table.py``) turns these into game events.
+they are. The table referee (``referee/table_referee.py``) turns these into game events.
 
 Zones are named by text, the same in every part and in the table profile:
 ``play:N`` .. ``play:W`` (each seat's play zone), ``hand:N`` .. ``hand:W`` (the

@@ -1,7 +1,7 @@
 """The play of one hand: legal cards, trick winners, play violations, card points.
 
 Cards are ints 0-31 and hands are int bit masks (:mod:`referee.cards`); the
-trump mode is an int 0-5 (:mod:`referee.tables`). A legal-card question is a
+trump mode is an int 0-5 (:mod:`referee.trump_tables`). A legal-card question is a
 handful of ``&`` on ints against tables built at import, so a referee can ask
 it for every card seen and a benchmark can ask it millions of times.
 
@@ -64,16 +64,16 @@ import dataclasses
 from typing import Iterable, NamedTuple, Optional, Sequence
 
 from .cards import SUIT_MASKS, SUIT_NAMES, SUITS, Card, Mask, card_name, iter_cards, mask_of, pretty, suit_of
-from .rules import Options
+from .rules import Options, option_choices
 from .seats import SEAT_NAMES, Seat, Team
-from .tables import ALL_TRUMP, BEATS, Mode, parse_trump, points_table, strongest, trump_mask, trump_name, weakest
+from .trump_tables import ALL_TRUMP, BEATS, Mode, parse_trump, points_table, strongest, trump_mask, trump_name, weakest
 from .violations import Violation
 
 __all__ = ["HandPlay", "PlayError", "Trick", "legal_cards", "trick_winner", "cards_in_order",
            "audit", "parse_trump", "follower_legal"]
 
-_UNDERTRUMP_RULES = ("discard", "must", "always")
-_DISCARD, _ALWAYS = 0, 2                  # indices in _UNDERTRUMP_RULES
+_UNDERTRUMP_RULES = option_choices("undertrump")       # the option's choices; the engine keeps the index
+_DISCARD, _ALWAYS = _UNDERTRUMP_RULES.index("discard"), _UNDERTRUMP_RULES.index("always")
 _ALL = (1 << 32) - 1
 
 

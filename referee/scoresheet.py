@@ -5,7 +5,10 @@ sheets clubs file away), exported for spreadsheets (CSV) and served to the
 dashboard (JSON); all three are views of one :class:`Scoresheet`, built by
 replaying the game record through the table referee, so the sheet always
 agrees with ``referee check`` and with what the table showed, table
-violations (misdeal, wrong pickup) included.
+violations (misdeal, wrong pickup) included. The terminal's table
+(:func:`scoresheet_text`, printed by ``referee check`` and the terminal demo)
+is drawn straight from the rules engine's :class:`~referee.game.Game`, the
+only thing those two have.
 
 Per hand: number, dealer, contract (taker, call, counter), card points,
 belote, declarations, result, points for each team, running totals, and the
@@ -89,7 +92,7 @@ class Scoresheet:
     @classmethod
     def from_record(cls, lines: list[dict[str, Any]]) -> "Scoresheet":
         """The sheet of a game record (header line first), as the table referee replays it."""
-        from .table import TableReferee
+        from .table_referee import TableReferee
         return cls.from_referee(TableReferee.from_record(lines))
 
     @classmethod
@@ -238,7 +241,8 @@ def _escape(text: str) -> str:
 
 
 def scoresheet_text(game, title: str = "") -> str:
-    """A per-hand table of a game, for terminals."""
+    """A per-hand table of a game (a :class:`referee.game.Game`), for terminals: what
+    ``referee check`` and the terminal demo print."""
     seats = " ".join(f"{s} {game.seats[s]}" for s in SEAT_NAMES if s in game.seats)
     lines = [f"{title}{' — ' if title else ''}{game.rules}" + (f" ({seats})" if seats else "")]
     lines.append(f"{'#':>3}  {'dealer':6}  {'contract':14}  {'result':8}  {'card pts':>9}  {'score':>11}  "

@@ -2,10 +2,10 @@
 
 Why: a table referee is only as good as its behaviour on imperfect input, and
 real tables are rare in a test run. :func:`simulate` plays whole games (deal,
-auction, play, pickups) by random but rule-abiding players, plants violations
-of every kind the referee must catch, and emits what a camera and RFID
-antennas would see, with faults at configurable rates. It is pure (a seed
-fixes everything) and reused by the demo to drive the dashboard.
+auction, play, pickups), plants violations of every kind the referee must
+catch, and emits what a camera and RFID antennas would see, with faults at
+configurable rates. It is pure (a seed fixes everything) and reused by the
+demo to drive the dashboard.
 
 What the sensors see (DESIGN zones): RFID tags arrive in ``hand:X`` as the
 dealer deals packet by packet, leave ``hand:X`` and arrive in ``play:X`` when
@@ -15,92 +15,42 @@ reference and a confidence) and each play zone cleared. The console (the
 human referee) enters the calls of the auction and "belote". Each sensor ends
 with a heartbeat (``SensorState``), as a live table's would go on arriving.
 
-Faults (:class:`Faults`, rates per opportunity): ``misread`` (the camera reads
-another card), ``unreadable`` (the camera cannot read it), ``rfid_miss`` (a tag
-edge never reported), ``rfid_late`` (reported 0.2-0.8 s late), ``duplicate``
-(an observation reported twice), ``knocked`` (a card on the table bumped into
-another play zone), ``takeback`` (a card shown in the play zone and taken back
-before the real one is played). Planted violations (``violations``: the share
-of hands that get one): ``revoke`` (must-follow), ``no-trump`` (must-trump),
-``no-overtrump`` (must-overtrump), ``out-of-turn``, ``wrong-pickup``,
-``misdeal`` (packet of 4, wrong order, a card left in the dealing area, a
-deck with a duplicate card; the same dealer then deals again). A table without
-RFID (``rfid=false``) gets no planted misdeal or wrong pickup: no sensor of
-it sees the hands or the piles.
+The players are the simulated player (:mod:`referee.player`) in its
+reckless temperament, so that every kind of contract comes up. Faults
+(:mod:`referee.sensor_faults`) make the sensors err at the rates given, and
+violations are planted in a share of the hands: ``revoke`` (must-follow),
+``no-trump`` (must-trump), ``no-overtrump`` (must-overtrump),
+``out-of-turn``, ``wrong-pickup``, ``misdeal`` (packet of 4, wrong order, a
+card left in the dealing area, a deck with a duplicate card; the same dealer
+then deals again). A table without RFID (``rfid=false``) gets no planted
+misdeal or wrong pickup: no sensor of it sees the hands or the piles.
 
-:func:`run` feeds a :class:`~referee.table.TableReferee` with the stream,
-answers its conflicts as the ground truth says (the :class:`Oracle` plays the
-human referee at the console) and measures recall, false accusations,
-conflicts per hand and hands scored exactly.
+The game's truth comes with the stream (:class:`SimGame`), so that the
+human referee at the console can be played by an oracle
+(:mod:`referee.oracle`) and the table referee measured against it
+(:mod:`referee.measure`).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, Callable, Optional
+from dataclasses import dataclass, replace
+from typing import Any, Optional
 
 from .auction import Auction
+from .cards import Card, card_name, iter_cards, mask_of
+from .deal_watch import CLASSIC_PACKETS, DEAL_PACKETS
 from .game import Game
-from .cards import Card, card_name, mask_of, parse_card, suit_of, rank_of, KING, QUEEN
 from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play import HandPlay
-from .rules import Options, profile
+from .player import SEATS, Player
+from .rules import profile
 from .seats import SEAT_NAMES, Seat, next_seat, team_of, TEAM_NAMES
+from .sensor_faults import Faults
 
 PLAY_KINDS = {"revoke": "must-follow", "no-trump": "must-trump", "no-overtrump": "must-overtrump"}
 VIOLATION_KINDS = tuple(PLAY_KINDS) + ("out-of-turn", "wrong-pickup", "misdeal")
 MISDEAL_KINDS = ("packet", "order", "short", "duplicate")
-PATTERNS = ((3, 2, 3), (3, 3, 2), (2, 3, 3))
-
-
-@dataclass(frozen=True)
-class Faults:
-    """Fault rates of the simulated sensors, and the share of hands with a planted violation."""
-
-    misread: float = 0.02
-    unreadable: float = 0.02
-    rfid_miss: float = 0.02
-    rfid_late: float = 0.03
-    duplicate: float = 0.02
-    knocked: float = 0.01
-    takeback: float = 0.01
-    violations: float = 0.25
-    camera: bool = True          # which sensors the table has
-    rfid: bool = True
-
-
-class FaultsError(ValueError):
-    """A --faults text that does not parse."""
-
-
-def parse_faults(text: str) -> Faults:
-    """``"default"``, ``"none"`` (perfect sensors, no violation), or ``name=value,...``
-    over the defaults (``misread=0.05,rfid=false``)."""
-    text = (text or "default").strip()
-    if text == "default":
-        return Faults()
-    if text == "none":
-        return Faults(**{f.name: 0.0 for f in fields(Faults) if f.type == "float"})
-    known = {f.name: f for f in fields(Faults)}
-    values: dict[str, Any] = {}
-    for item in text.split(","):
-        name, _, value = item.partition("=")
-        name = name.strip().replace("-", "_")
-        if name not in known or not value:
-            raise FaultsError(f"--faults: {item!r} is not name=value with a name among "
-                              f"{', '.join(known)} (or write default / none)")
-        if known[name].type == "bool":
-            values[name] = value.strip().lower() in ("1", "true", "yes", "on")
-            continue
-        try:
-            rate = float(value)
-        except ValueError:
-            raise FaultsError(f"--faults: {name} takes a rate from 0 to 1, not {value!r}") from None
-        if not 0 <= rate <= 1:
-            raise FaultsError(f"--faults: {name} takes a rate from 0 to 1, not {value!r}")
-        values[name] = rate
-    return replace(Faults(), **values)
 
 
 def uid_of(card: Card) -> str:
@@ -209,7 +159,7 @@ class _Emitter:
 
 
 def _packets(rng: random.Random, dealer: Seat, deck: list[Card], clockwise: bool) -> list[tuple[Seat, list[Card]]]:
-    pattern = rng.choice(PATTERNS)
+    pattern = rng.choice(DEAL_PACKETS)
     order = [next_seat(dealer, clockwise)]
     for _ in range(3):
         order.append(next_seat(order[-1], clockwise))
@@ -240,18 +190,19 @@ def _misdeal(rng: random.Random, kind: str, packets: list[tuple[Seat, list[Card]
     return packets, left, tags
 
 
-def _classic_deal(em: _Emitter, rng: random.Random, options: Options, dealer: Seat, t: float,
+def _classic_deal(em: _Emitter, rng: random.Random, player: Player, dealer: Seat, t: float,
                   record: list) -> tuple[float, Any, list[int]]:
     """Classic belote (seed 004): 3 then 2 cards each and a card turned up; the auction at the
     console (take / takeX / pass); then the taker gets the turned card and 2 more, the others 3,
     from the dealer's right. Returns the time, the contract (None: all passed) and the hands."""
+    options = player.options
     cw = options.clockwise
     deck = list(range(32))
     rng.shuffle(deck)
     order = [next_seat(dealer, cw)]
     for _ in range(3):
         order.append(next_seat(order[-1], cw))
-    sizes = rng.choice(((3, 2), (2, 3)))
+    sizes = rng.choice(CLASSIC_PACKETS)
     first, i = [], 0
     for size in sizes:
         for seat in order:
@@ -266,10 +217,10 @@ def _classic_deal(em: _Emitter, rng: random.Random, options: Options, dealer: Se
     deal: dict[str, Any] = {"type": "deal", "dealer": SEAT_NAMES[dealer], "turned": card_name(turned)}
     record.append(deal)
     auction = Auction(options, dealer, turned)
+    player.auction_starts()
     while not auction.done:
         seat = auction.to_speak
-        takes = [c for c in auction.legal_calls() if c != "pass"]
-        call = rng.choice(takes) if takes and rng.random() < (0.35 if auction.round == 1 else 0.5) else "pass"
+        call = player.call(auction, held[seat])
         auction.apply(seat, call)
         t += rng.uniform(0.8, 1.6)
         em.console(t, action="call", seat=seat, call=call)
@@ -277,7 +228,7 @@ def _classic_deal(em: _Emitter, rng: random.Random, options: Options, dealer: Se
     if auction.contract is None:
         t += 2.0
         for seat in range(4):
-            for card in _iter(held[seat]):
+            for card in iter_cards(held[seat]):
                 em.rfid(t + rng.uniform(0, 0.6), False, f"hand:{SEAT_NAMES[seat]}", card)
         em.rfid(t + 0.7, False, "deal", turned)
         return t + 3.0, None, held
@@ -294,25 +245,17 @@ def _classic_deal(em: _Emitter, rng: random.Random, options: Options, dealer: Se
         held[seat] |= mask_of(deck[i:i + n])
         i += n
     t = _emit_deal(em, second, t, {})
-    deal["hands"] = {SEAT_NAMES[s]: [card_name(c) for c in sorted(_iter(held[s]))] for s in range(4)}
+    deal["hands"] = {SEAT_NAMES[s]: [card_name(c) for c in sorted(iter_cards(held[s]))] for s in range(4)}
     return t, auction.contract, held
 
 
-def _auction(rng: random.Random, options: Options, dealer: Seat) -> tuple[list[tuple[Seat, str]], Auction]:
-    auction = Auction(options, dealer)
+def _auction(player: Player, dealer: Seat, held: list[int]) -> tuple[list[tuple[Seat, str]], Auction]:
+    auction = Auction(player.options, dealer)
+    player.auction_starts()
     calls = []
-    eager = rng.random() < 0.85                # otherwise a hand where everyone passes
     while not auction.done:
         seat = auction.to_speak
-        legal = auction.legal_calls()
-        bids = [c for c in legal if c[0].isdigit()]
-        call = "pass"
-        if "counter" in legal and rng.random() < 0.03:
-            call = "counter"
-        elif "recounter" in legal and rng.random() < 0.2:
-            call = "recounter"
-        elif bids and eager and rng.random() < (0.6 if auction.last_bid is None else 0.2):
-            call = rng.choice(bids[:min(len(bids), 8)])
+        call = player.call(auction, held[seat])
         calls.append((seat, call))
         auction.apply(seat, call)
     return calls, auction
@@ -328,8 +271,8 @@ def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: s
     options = profile(rules, **overrides)
     classic = options.auction == "classic"
     cw = options.clockwise
-    header = {"type": "game", "version": 1, "rules": rules, "options": overrides,
-              "seats": seats or {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}}
+    header = {"type": "game", "version": 1, "rules": rules, "options": overrides, "seats": seats or SEATS}
+    player = Player(rng, options, reckless=True)
     em = _Emitter(rng, faults)
     # Without RFID nothing sees the hands or the piles: a misdeal or a wrong pickup is the human
     # referee's to see, so none is planted for the table to find.
@@ -354,11 +297,11 @@ def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: s
         plant = rng.choice(kinds) if rng.random() < faults.violations else None
         t += 2.0
         if classic:
-            t, contract, held = _classic_deal(em, rng, options, dealer, t, record)
+            t, contract, held = _classic_deal(em, rng, player, dealer, t, record)
             if contract is None:                # all passed twice: the cards are gathered, next dealer
                 dealer = next_seat(dealer, cw)
                 continue
-            t = _play_hand(em, rng, options, contract, dealer, held, number, plant, t, record, planted, plays)
+            t = _play_hand(em, rng, player, contract, dealer, held, number, plant, t, record, planted, plays)
             dealer = next_seat(dealer, cw)
             continue
         # --- the deal, packet by packet (a spoilt one first when a misdeal is planted)
@@ -385,10 +328,10 @@ def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: s
         for seat, cards in packets:
             held[seat] |= mask_of(cards)
         deal = {"type": "deal", "dealer": SEAT_NAMES[dealer],
-                "hands": {SEAT_NAMES[s]: [card_name(c) for c in sorted(_iter(held[s]))] for s in range(4)}}
+                "hands": {SEAT_NAMES[s]: [card_name(c) for c in sorted(iter_cards(held[s]))] for s in range(4)}}
         record.append(deal)
         # --- the auction, entered at the console
-        calls, auction = _auction(rng, options, dealer)
+        calls, auction = _auction(player, dealer, held)
         for seat, call in calls:
             t += rng.uniform(0.8, 1.6)
             em.console(t, action="call", seat=seat, call=call)
@@ -396,23 +339,18 @@ def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: s
         if auction.contract is None:           # all passed: the cards are gathered, next dealer
             t += 2.0
             for seat in range(4):
-                for card in _iter(held[seat]):
+                for card in iter_cards(held[seat]):
                     em.rfid(t + rng.uniform(0, 0.6), False, f"hand:{SEAT_NAMES[seat]}", card)
             t += 3.0
             dealer = dealer if options.redeal_same_dealer else next_seat(dealer, cw)
             continue
         contract = auction.contract
-        t = _play_hand(em, rng, options, contract, dealer, held, number, plant, t, record, planted, plays)
+        t = _play_hand(em, rng, player, contract, dealer, held, number, plant, t, record, planted, plays)
         dealer = next_seat(dealer, cw)
     for source in ("camera", "rfid"):                # the sensors go on reporting: time passes
         if getattr(faults, source):
             em._add(SensorState(source=source, t=t + 5.0, state="connected", detail="heartbeat"))
     return SimGame(header, em.stream(), record, planted, plays, misdeals, number, truth)
-
-
-def _iter(mask: int):
-    from .cards import iter_cards
-    return iter_cards(mask)
 
 
 def _physical(packets, tags: dict[Card, list[str]]):
@@ -436,17 +374,12 @@ def _emit_deal(em: _Emitter, packets, t: float, tags: dict[Card, list[str]]) -> 
     return t
 
 
-def _play_hand(em: _Emitter, rng: random.Random, options: Options, contract, dealer: Seat, held: list[int],
+def _play_hand(em: _Emitter, rng: random.Random, player: Player, contract, dealer: Seat, held: list[int],
                number: int, plant: Optional[str], t: float, record: list, planted: list,
                plays: dict) -> float:
-    cw = options.clockwise
-    hp = HandPlay(contract.mode, next_seat(dealer, cw), options, list(held))
-    trump = contract.mode if contract.mode < 4 else None
-    belote_holder = None
-    if trump is not None:
-        pair = (1 << (trump * 8 + KING)) | (1 << (trump * 8 + QUEEN))
-        belote_holder = next((s for s in range(4) if held[s] & pair == pair), None)
-    said = 0
+    options = player.options
+    hp = HandPlay(contract.mode, next_seat(dealer, options.clockwise), options, list(held))
+    said: set[Card] = set()
     out_of_turn = (rng.randrange(1, 9), rng.randrange(1, 4)) if plant == "out-of-turn" else None
     wrong_pickup = rng.randrange(1, 9) if plant == "wrong-pickup" else None
     want = PLAY_KINDS.get(plant or "")
@@ -459,7 +392,7 @@ def _play_hand(em: _Emitter, rng: random.Random, options: Options, contract, dea
             hand = hp.hand(seat)
             card = None
             if want and position and trick < 8 and rng.random() < 0.5:
-                for c in _iter(hand & ~legal):
+                for c in iter_cards(hand & ~legal):
                     v = hp.copy().play(c)
                     if v is not None and v.rule == want:
                         card = c
@@ -467,11 +400,8 @@ def _play_hand(em: _Emitter, rng: random.Random, options: Options, contract, dea
                         want = None
                         break
             if card is None:
-                card = rng.choice(list(_iter(legal)))
-            say = None
-            if seat == belote_holder and suit_of(card) == trump and rank_of(card) in (KING, QUEEN):
-                say = "belote" if said == 0 else "rebelote"
-                said += 1
+                card = player.card(legal)
+            say = player.says(contract.mode, card, hand, said)
             hp.play(card)
             chosen.append((seat, card, say))
             plays[(number, trick, seat)] = card
@@ -494,7 +424,7 @@ def _play_hand(em: _Emitter, rng: random.Random, options: Options, contract, dea
             seat, card, say = chosen[position]
             tp = times[position]
             zone = f"play:{SEAT_NAMES[seat]}"
-            others = list(_iter(hp_hand_before(held, plays, number, trick, seat, card)))
+            others = list(iter_cards(hp_hand_before(held, plays, number, trick, seat, card)))
             if rng.random() < em.f.takeback and position > 0 and out_of_turn != (trick, position) and others:
                 shown = rng.choice(others)
                 em.camera_seen(tp - 0.9, zone, shown, honest=True)
@@ -538,189 +468,3 @@ def hp_hand_before(held: list[int], plays: dict, number: int, trick: int, seat: 
     """What ``seat`` held just before playing ``card`` (the card itself left out)."""
     played = mask_of(c for (h, k, s), c in plays.items() if h == number and s == seat and k < trick)
     return held[seat] & ~played & ~(1 << card)
-
-
-class Oracle:
-    """The human referee at the console, who knows what really happened (the ground truth).
-
-    It answers each conflict the table referee raises as a careful referee
-    would after looking at the table: it confirms a proposal that is true,
-    names the right card otherwise, and dismisses suspicions that are false.
-    """
-
-    def __init__(self, sim: SimGame):
-        self.sim = sim
-        self.out_of_turn = {(p.hand, p.trick, p.seat) for p in sim.planted if p.kind == "out-of-turn"}
-        self.misdeal_open = set(sim.misdeals)
-
-    def observe(self, output: dict[str, Any]) -> None:
-        """What the referee reported: once a hand's misdeal is flagged, its redeal is a fair one."""
-        if output.get("kind") == "violation" and output["rule"] == "misdeal":
-            self.misdeal_open.discard(output["hand"])
-
-    def answer(self, conflict: dict[str, Any], t: float) -> ConsoleAction:
-        cid, kind, hand = conflict["id"], conflict["kind"], conflict["hand"]
-        seat = "NESW".index(conflict["seat"]) if conflict.get("seat") else None
-        if kind == "turned":                       # classic: the card turned up in the dealing area
-            deals = [e for e in self.sim.record if e["type"] == "deal"]
-            return ConsoleAction(t=t, action="resolve", ref=cid, cards=(parse_card(deals[hand - 1]["turned"]),),
-                                 by="oracle")
-        if kind in ("deal", "gathered"):
-            if hand in self.misdeal_open:
-                self.misdeal_open.discard(hand)
-                return ConsoleAction(t=t, action="confirm", ref=cid, by="oracle")
-            return ConsoleAction(t=t, action="dismiss", ref=cid, by="oracle")
-        if kind == "out-of-turn":
-            if (hand, conflict.get("trick"), seat) not in self.out_of_turn:
-                return ConsoleAction(t=t, action="dismiss", ref=cid, by="oracle")
-            truth = self.sim.plays.get((hand, conflict.get("trick"), seat))
-            if truth is not None and conflict.get("proposal") != card_name(truth):
-                return ConsoleAction(t=t, action="resolve", ref=cid, cards=(truth,), by="oracle")
-            return ConsoleAction(t=t, action="confirm", ref=cid, by="oracle")
-        truth = self.sim.plays.get((hand, conflict.get("trick"), seat))
-        if truth is None:
-            raise LookupError(f"the ground truth has no play for conflict {conflict}")
-        if conflict.get("proposal") == card_name(truth):
-            return ConsoleAction(t=t, action="confirm", ref=cid, by="oracle")
-        return ConsoleAction(t=t, action="resolve", ref=cid, cards=(truth,), by="oracle")
-
-
-def _matches(p: Planted, hand: int, v: dict[str, Any]) -> bool:
-    if p.hand != hand or v["rule"] != p.rule:
-        return False
-    if p.kind == "misdeal":
-        return True
-    if p.kind == "wrong-pickup":
-        return v.get("trick") == p.trick
-    return v.get("trick") == p.trick and v["seat"] == SEAT_NAMES[p.seat] and v.get("card") == card_name(p.card)
-
-
-@dataclass
-class Metrics:
-    """What :func:`run` measured."""
-
-    games: int = 0
-    hands: int = 0
-    observations: int = 0
-    planted: int = 0
-    flagged: int = 0                      # planted violations the referee reported
-    flagged_without_console: int = 0      # ... of which without a conflict answered first
-    false_accusations: int = 0
-    conflicts: int = 0
-    hands_exact: int = 0
-    rejected: int = 0
-    seconds: float = 0.0
-    by_kind: dict[str, list[int]] = field(default_factory=dict)   # kind -> [planted, flagged]
-    false_examples: list[dict[str, Any]] = field(default_factory=list)
-    missed_examples: list[dict[str, Any]] = field(default_factory=list)
-    wrong_hands: list[tuple[int, int]] = field(default_factory=list)   # (game seed, hand)
-
-    @property
-    def recall(self) -> float:
-        return self.flagged / self.planted if self.planted else 1.0
-
-    def as_dict(self) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in ("games", "hands", "observations", "planted", "flagged",
-                                              "flagged_without_console", "false_accusations", "conflicts",
-                                              "hands_exact", "rejected")}
-        out.update(recall=round(self.recall, 6),
-                   conflicts_per_hand=round(self.conflicts / self.hands, 4) if self.hands else 0.0,
-                   hands_exact_share=round(self.hands_exact / self.hands, 6) if self.hands else 1.0,
-                   observations_per_second=round(self.observations / self.seconds) if self.seconds else None,
-                   by_kind={k: {"planted": v[0], "flagged": v[1]} for k, v in sorted(self.by_kind.items())},
-                   false_examples=self.false_examples[:5], missed_examples=self.missed_examples[:5])
-        return out
-
-
-def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str = "ffb-contree",
-        make_referee: Optional[Callable[[dict], Any]] = None,
-        progress: Optional[Callable[[int, int], None]] = None) -> Metrics:
-    """Referee ``hands`` simulated hands (several games, each to its end) and measure it.
-
-    ``make_referee(header)`` builds the referee (default: a pure
-    :class:`~referee.table.TableReferee`; the benchmark passes a stored one).
-    """
-    import time
-    from .table import TableReferee
-
-    make_referee = make_referee or (lambda header: TableReferee(header=header))
-    m = Metrics()
-    game_no = 0
-    start = time.perf_counter()
-    while m.hands < hands:
-        game_seed = seed * 100003 + game_no
-        game_no += 1
-        sim = simulate(min(hands - m.hands, 60), game_seed, faults, rules)
-        referee = make_referee(sim.header)
-        oracle = Oracle(sim)
-        direct: set[tuple] = set()        # violations reported without the console having to answer first
-        for obs in sim.observations:
-            outputs = [(out, True) for out in referee.ingest(obs)]
-            m.observations += 1
-            while outputs:
-                more = []
-                for out, first_hand in outputs:
-                    if out.kind == "conflict":
-                        m.conflicts += 1
-                        more += [(o, False) for o in referee.ingest(oracle.answer(out.data, obs.t))]
-                        m.observations += 1
-                    elif out.kind == "violation":
-                        oracle.observe(out.as_dict())
-                        if first_hand:
-                            direct.add((out.data["hand"], out.data.get("trick"), out.data["seat"], out.data["rule"]))
-                    elif out.kind == "rejected":
-                        m.rejected += 1
-                outputs = more
-        m.games += 1
-        m.hands += len(sim.truth.results)
-        found = [(h, v.as_dict()) for h, v in referee.violations()]
-        used = set()
-        for p in sim.planted:
-            counts = m.by_kind.setdefault(p.kind, [0, 0])
-            counts[0] += 1
-            m.planted += 1
-            hit = next((i for i, (h, v) in enumerate(found) if i not in used and _matches(p, h, v)), None)
-            if hit is None:
-                m.missed_examples.append({"seed": game_seed, **p.as_dict()})
-                continue
-            used.add(hit)
-            counts[1] += 1
-            m.flagged += 1
-            h, v = found[hit]
-            m.flagged_without_console += (h, v.get("trick"), v["seat"], v["rule"]) in direct
-        for i, (h, v) in enumerate(found):
-            if i not in used:
-                m.false_accusations += 1
-                m.false_examples.append({"seed": game_seed, "hand": h, **v})
-        mine = {r.number: r for r in referee.results}
-        for r in sim.truth.results:
-            got = mine.get(r.number)
-            if got is not None and got.as_dict() == r.as_dict() | {"violations": got.as_dict()["violations"]} \
-                    and got.score == r.score:
-                m.hands_exact += 1
-            else:
-                m.wrong_hands.append((game_seed, r.number))
-        if progress:
-            progress(m.hands, hands)
-    m.seconds = time.perf_counter() - start
-    return m
-
-
-def answered_stream(sim: SimGame) -> list[Observation]:
-    """The sensor stream with the oracle's console answers where the referee asks:
-    what a real table's store would hold (the crash test and the demo replay it)."""
-    from .table import TableReferee
-
-    referee = TableReferee(header=sim.header)
-    oracle = Oracle(sim)
-    stream: list[Observation] = []
-    for obs in sim.observations:
-        pending = [obs]
-        while pending:
-            item = pending.pop(0)
-            stream.append(item)
-            for out in referee.ingest(item):
-                oracle.observe(out.as_dict())
-                if out.kind == "conflict":
-                    pending.append(oracle.answer(out.data, obs.t))
-    return stream

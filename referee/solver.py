@@ -39,7 +39,7 @@ Two engines run the same search with the same numbers: pure Python
 
 >>> from referee.cards import parse_mask, card_name
 >>> from referee.rules import profile
->>> from referee.tables import parse_trump
+>>> from referee.trump_tables import parse_trump
 >>> hands = [parse_mask(h) for h in ("Jh 9h", "Ah Th", "As Ks", "Ac Tc")]   # a two-card example, hearts
 >>> play = HandPlay(parse_trump("h"), 0, profile("ffb-contree"), hands)
 >>> solver = Solver(play, engine="python")
@@ -58,7 +58,7 @@ from typing import NamedTuple, Optional
 from .cards import SUIT_MASKS, Card, Mask, iter_cards
 from .play import HandPlay, PlayError
 from .seats import Team
-from .tables import ORDER, points_table
+from .trump_tables import ORDER, points_table
 
 __all__ = ["Outcome", "Solver", "Position", "position_of", "ENGINES"]
 
@@ -105,7 +105,7 @@ class _Rules:
 
     def __init__(self, play: HandPlay):
         from .play import _must_beat_mask, _rule_code   # the play engine's own reading of the options
-        from .tables import BEATS, trump_mask
+        from .trump_tables import BEATS, trump_mask
         options = play.options
         mode = play.trump
         self.mode = mode

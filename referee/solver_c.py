@@ -66,7 +66,7 @@ class Core:
         if loaded is None:
             raise RuntimeError(f"the C solver core is not built ({LIBRARY.name}): run `make install` (it needs gcc)")
         ffi, lib = loaded
-        from .tables import ORDER
+        from .trump_tables import ORDER
         r = ffi.new("dd_rules *")
         r.beats = list(rules.beats)
         r.points = list(rules.points)

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from .cards import SUIT_MASKS, Card, Mask, iter_cards
 from .play import follower_legal
-from .tables import ORDER
+from .trump_tables import ORDER
 
 _INF = 1 << 20
 

@@ -5,7 +5,7 @@ process dies (a kill -9, a power cut) and must come back exactly where it was.
 Every observation (accepted or rejected, with the reason) and every game event
 is appended here; after a restart the referee replays the stored observations
 and is back in the same state, with the same game events, violations and
-conflicts (``referee/table.py`` is deterministic).
+conflicts (``referee/table_referee.py`` is deterministic).
 
 Writes are grouped in transactions, one per *burst* of observations (what a
 sensor delivers at once): WAL + ``synchronous=NORMAL`` makes a commit cheap
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
 from .observations import Observation, ObservationError, from_dict, to_dict
-from .table import Output, TableReferee
+from .table_referee import Output, TableReferee
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

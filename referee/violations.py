@@ -10,7 +10,7 @@ auction: ``bid-too-low``, ``bid-not-higher``, ``bid-step``, ``bid-over-max``,
 ``contract-not-allowed``, ``counter-own-side``, ``counter-nothing``,
 ``recounter-not-countered``, ``bid-after-counter``, ``bid-after-capot``,
 ``out-of-turn``, ``auction-over``;
-table (``referee/table.py``): ``misdeal``, ``wrong-pickup``.
+table (``referee/table_referee.py``): ``misdeal``, ``wrong-pickup``.
 
 ``message`` is English; ``params`` holds what the sentence says (``held``
 card, ``led`` suit, the winning card ``win``...; cards as DESIGN names, suits

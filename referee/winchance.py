@@ -46,7 +46,7 @@ from .play import HandPlay, follower_legal
 from .rules import Options
 from .seats import TEAM_NAMES, Seat, next_seat, team_of
 from .solver import Outcome, Position, Solver, _Rules
-from .tables import ALL_TRUMP, BEATS, NO_TRUMP, points_table
+from .trump_tables import ALL_TRUMP, BEATS, NO_TRUMP, points_table
 
 KING, QUEEN = 6, 5
 _ALL = (1 << 32) - 1

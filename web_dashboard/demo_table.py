@@ -39,6 +39,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from referee.cards import card_name
 from referee.observations import CardGone, CardSeen, ConsoleAction, ZoneCleared
+from referee.player import SEATS
 
 from .startup import SetupError, say
 
@@ -58,7 +59,6 @@ FRAME_SIZE = (1920, 1080)
 CAMERA_LEAD = 0.8
 #: Above this speed the camera is left out (rendering and reading would not keep up).
 CAMERA_MAX_SPEED = 4.0
-SEATS = {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"}
 
 
 @dataclasses.dataclass
@@ -90,7 +90,8 @@ def camera_tricks(observations: list) -> list[Trick]:
 def simulate_demo(seed: int, rules: str, speed: float, hands: int = 40, seats: Optional[dict] = None) -> Any:
     """The simulated game the demo acts out: its sensors clean (the faults are
     planted on the wire instead), a violation in about a third of the hands."""
-    from referee.simulate import Faults, simulate
+    from referee.sensor_faults import Faults
+    from referee.simulate import simulate
 
     if speed <= 0:
         raise SetupError("--speed must be more than 0 (1 is human pace, 4 is brisk)")
@@ -107,7 +108,7 @@ class DemoTable:
 
     def __init__(self, table: Any, sim: Any, instance: Path, seed: int = 1, speed: float = 1.0,
                  camera: bool = True):
-        from referee.simulate import Oracle
+        from referee.oracle import Oracle
 
         self.sim = sim
         self.oracle = Oracle(self.sim)

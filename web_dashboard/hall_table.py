@@ -21,7 +21,7 @@ import threading
 from typing import Any, Callable, Optional
 
 from referee.store import StoredReferee
-from referee.table import TableReferee
+from referee.table_referee import TableReferee
 
 from .startup import SetupError, say
 

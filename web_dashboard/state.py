@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from referee.seats import SEAT_NAMES, turn_order
-from referee.tables import points_table
+from referee.trump_tables import points_table
 
 STATUS = {"deal": "hand-over", "auction": "auction", "play": "play", "over": "game-over"}
 

@@ -108,7 +108,7 @@ def test_french_pages_word_a_violation_from_its_rule_and_params(browser):
     from referee.play import HandPlay
     from referee.rules import profile
     from referee.seats import EAST, NORTH, SOUTH, WEST
-    from referee.tables import parse_trump
+    from referee.trump_tables import parse_trump
     from web_dashboard.i18n import STRINGS
 
     hands = ("As Ks 9h 8h 7d 8d 9d Td", "Ts 7h 7c 8c 9c Tc Jc Qc",

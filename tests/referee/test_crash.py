@@ -24,9 +24,11 @@ import pytest
 
 from referee.observations import ObservationError, from_dict, to_dict
 from referee.scoresheet import Scoresheet
-from referee.simulate import Faults, answered_stream, simulate
+from referee.oracle import answered_stream
+from referee.sensor_faults import Faults
+from referee.simulate import simulate
 from referee.store import EventStore, StoredReferee
-from referee.table import TableReferee
+from referee.table_referee import TableReferee
 
 ROOT = Path(__file__).resolve().parents[2]
 # Ingest at a live table's pace (bursts of 4, 5 ms apart); say "go" once the store is open and replayed.

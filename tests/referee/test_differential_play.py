@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))   # the bench packa
 
 from bench.referee import BeloteCli, Colver, compare, peer_options  # noqa: E402
 from referee.rules import profile  # noqa: E402
-from referee.tables import trump_mask  # noqa: E402
+from referee.trump_tables import trump_mask  # noqa: E402
 
 DEALS = 10_000
 

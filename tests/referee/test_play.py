@@ -12,7 +12,7 @@ from referee.cards import mask_names, parse_card, parse_cards, parse_mask
 from referee.play import HandPlay, PlayError, audit, cards_in_order, legal_cards, trick_winner
 from referee.rules import profile
 from referee.seats import EAST, NORTH, SOUTH, WEST, SEAT_NAMES
-from referee.tables import ALL_TRUMP, NO_TRUMP, parse_trump, points_table, trump_name
+from referee.trump_tables import ALL_TRUMP, NO_TRUMP, parse_trump, points_table, trump_name
 
 FFB, CLASSIC = profile("ffb-contree"), profile("classic")
 ALWAYS = profile("classic", undertrump="always")

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from referee.cards import RANKS, iter_cards
 from referee.play import HandPlay, audit, legal_cards
 from referee.rules import PROFILES, profile
-from referee.tables import ALL_TRUMP, NO_TRUMP
+from referee.trump_tables import ALL_TRUMP, NO_TRUMP
 
-TRUMP_ORDER = "78QKTA9J"        # weakest first, written from the rulebooks, not from referee.tables
+TRUMP_ORDER = "78QKTA9J"        # weakest first, written from the rulebooks, not from referee.trump_tables
 PLAIN_ORDER = "789JQKTA"
 PLAY_RULES = {"must-follow", "must-trump", "must-overtrump", "must-undertrump", "must-beat"}
 

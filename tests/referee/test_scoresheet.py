@@ -13,8 +13,10 @@ import pytest
 
 from referee.record import write_record
 from referee.scoresheet import CSV_COLUMNS, Scoresheet
-from referee.simulate import Faults, answered_stream, simulate
-from referee.table import TableReferee
+from referee.oracle import answered_stream
+from referee.sensor_faults import Faults
+from referee.simulate import simulate
+from referee.table_referee import TableReferee
 
 ROOT = Path(__file__).resolve().parents[2]
 

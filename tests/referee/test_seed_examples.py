@@ -11,7 +11,7 @@ from referee.declarations import declaration_points, make_declaration
 from referee.cards import parse_cards
 from referee.rules import profile
 from referee.scoring import HandScore, MatchScore, score_hand
-from referee.tables import parse_trump
+from referee.trump_tables import parse_trump
 
 NS, EW = 0, 1
 

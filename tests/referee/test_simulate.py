@@ -7,8 +7,10 @@ import dataclasses
 import pytest
 
 from referee.observations import CardSeen
-from referee.simulate import Faults, FaultsError, VIOLATION_KINDS, parse_faults, run, simulate
-from referee.table import TableReferee
+from referee.measure import run
+from referee.sensor_faults import Faults, FaultsError, parse_faults
+from referee.simulate import VIOLATION_KINDS, simulate
+from referee.table_referee import TableReferee
 
 
 def test_the_same_seed_gives_the_same_table_and_another_seed_another():
@@ -91,3 +93,15 @@ def test_classic_belote_is_dealt_in_two_rounds_and_refereed():
     # Without RFID nothing reads the turned card: the console is asked for it before the calls.
     m = run(60, seed=2, faults=parse_faults("rfid=false"), rules="classic")
     assert m.recall == 1.0 and m.false_accusations == 0 and m.hands_exact == m.hands and m.rejected == 0
+
+
+def test_the_simulated_players_say_belote_in_all_trump_and_the_table_scores_it():
+    # In an all-trump contract a king and queen of any suit are a belote (the profile allows it):
+    # the players say it, the console enters it, and the table referee scores it as the truth does.
+    sim = simulate(6, seed=1, faults=parse_faults("none"), rules="coinche")
+    said = [r for r in sim.truth.results if r.contract and r.contract.call.endswith("ta") and any(r.belote)]
+    assert said
+    referee = TableReferee(header=sim.header)
+    for obs in sim.observations:
+        referee.ingest(obs)
+    assert [r.as_dict() for r in referee.results] == [r.as_dict() for r in sim.truth.results]

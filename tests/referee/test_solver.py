@@ -23,7 +23,7 @@ from referee.play import HandPlay, PlayError  # noqa: E402
 from referee.rules import profile  # noqa: E402
 from referee.solver import Outcome, Solver  # noqa: E402
 from referee.solver_c import available  # noqa: E402
-from referee.tables import parse_trump  # noqa: E402
+from referee.trump_tables import parse_trump  # noqa: E402
 
 #: the play options that change the search, each tried on random positions (C against Python)
 VARIANTS = [

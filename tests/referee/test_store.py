@@ -9,9 +9,11 @@ import pytest
 
 from referee.observations import CardSeen, to_dict
 from referee.record import read_record
-from referee.simulate import Faults, answered_stream, simulate
+from referee.oracle import answered_stream
+from referee.sensor_faults import Faults
+from referee.simulate import simulate
 from referee.store import EventStore, StoredReferee, StoreError, import_record, ingest_file, write_record
-from referee.table import TableReferee
+from referee.table_referee import TableReferee
 
 
 @pytest.fixture(scope="module")

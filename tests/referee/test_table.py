@@ -9,8 +9,10 @@ import pytest
 
 from referee.cards import card_name, parse_card
 from referee.observations import CardGone, CardSeen, ConsoleAction, ZoneCleared
-from referee.simulate import Faults, Oracle, parse_faults, simulate
-from referee.table import TableReferee
+from referee.oracle import Oracle
+from referee.sensor_faults import Faults, parse_faults
+from referee.simulate import simulate
+from referee.table_referee import TableReferee
 
 CLEAN = parse_faults("none")
 

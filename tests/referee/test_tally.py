@@ -127,7 +127,7 @@ def test_referee_check_reads_a_record_with_tallies(tmp_path, capsys):
 
 def test_the_table_referee_takes_a_tally_from_the_console():
     from referee.observations import from_dict, to_dict
-    from referee.table import TableReferee
+    from referee.table_referee import TableReferee
     table = TableReferee("ffb-contree")
     actions = [{"action": "start", "seat": "E"}, *({"action": "call", "seat": s, "call": c} for s, c in
                [("N", "80d"), ("W", "100s"), ("S", "pass"), ("E", "pass"), ("N", "pass")])]

@@ -15,7 +15,7 @@ from web_dashboard.board import Dashboard
 from web_dashboard.hub import Hub
 from web_dashboard.room import LiveTable
 
-from referee.table import TableReferee
+from referee.table_referee import TableReferee
 
 PASSWORD = "correct horse"
 

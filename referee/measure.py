@@ -1,0 +1,141 @@
+"""Measuring the table referee on simulated tables (``belote-table referee simulate``).
+
+:func:`run` referees whole simulated games (:mod:`referee.simulate`) with a
+:class:`~referee.table_referee.TableReferee`, has the :class:`~referee.oracle.Oracle`
+answer its conflicts at the console, and counts what a club would judge it
+by (:class:`Metrics`): the planted violations it reported (recall), the
+violations it reported that were not planted (false accusations), the
+conflicts it raised per hand, and the hands it scored exactly as the ground
+truth did.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from .cards import card_name
+from .oracle import Oracle
+from .sensor_faults import Faults
+from .seats import SEAT_NAMES
+from .simulate import Planted, simulate
+from .table_referee import TableReferee
+
+
+def _matches(p: Planted, hand: int, v: dict[str, Any]) -> bool:
+    if p.hand != hand or v["rule"] != p.rule:
+        return False
+    if p.kind == "misdeal":
+        return True
+    if p.kind == "wrong-pickup":
+        return v.get("trick") == p.trick
+    return v.get("trick") == p.trick and v["seat"] == SEAT_NAMES[p.seat] and v.get("card") == card_name(p.card)
+
+
+@dataclass
+class Metrics:
+    """What :func:`run` measured."""
+
+    games: int = 0
+    hands: int = 0
+    observations: int = 0
+    planted: int = 0
+    flagged: int = 0                      # planted violations the referee reported
+    flagged_without_console: int = 0      # ... of which without a conflict answered first
+    false_accusations: int = 0
+    conflicts: int = 0
+    hands_exact: int = 0
+    rejected: int = 0
+    seconds: float = 0.0
+    by_kind: dict[str, list[int]] = field(default_factory=dict)   # kind -> [planted, flagged]
+    false_examples: list[dict[str, Any]] = field(default_factory=list)
+    missed_examples: list[dict[str, Any]] = field(default_factory=list)
+    wrong_hands: list[tuple[int, int]] = field(default_factory=list)   # (game seed, hand)
+
+    @property
+    def recall(self) -> float:
+        return self.flagged / self.planted if self.planted else 1.0
+
+    def as_dict(self) -> dict[str, Any]:
+        out = {k: getattr(self, k) for k in ("games", "hands", "observations", "planted", "flagged",
+                                              "flagged_without_console", "false_accusations", "conflicts",
+                                              "hands_exact", "rejected")}
+        out.update(recall=round(self.recall, 6),
+                   conflicts_per_hand=round(self.conflicts / self.hands, 4) if self.hands else 0.0,
+                   hands_exact_share=round(self.hands_exact / self.hands, 6) if self.hands else 1.0,
+                   observations_per_second=round(self.observations / self.seconds) if self.seconds else None,
+                   by_kind={k: {"planted": v[0], "flagged": v[1]} for k, v in sorted(self.by_kind.items())},
+                   false_examples=self.false_examples[:5], missed_examples=self.missed_examples[:5])
+        return out
+
+
+def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str = "ffb-contree",
+        make_referee: Optional[Callable[[dict], Any]] = None,
+        progress: Optional[Callable[[int, int], None]] = None) -> Metrics:
+    """Referee ``hands`` simulated hands (several games, each to its end) and measure it.
+
+    ``make_referee(header)`` builds the referee (default: a pure
+    :class:`~referee.table_referee.TableReferee`; the benchmark passes a stored one).
+    """
+    make_referee = make_referee or (lambda header: TableReferee(header=header))
+    m = Metrics()
+    game_no = 0
+    start = time.perf_counter()
+    while m.hands < hands:
+        game_seed = seed * 100003 + game_no
+        game_no += 1
+        sim = simulate(min(hands - m.hands, 60), game_seed, faults, rules)
+        referee = make_referee(sim.header)
+        oracle = Oracle(sim)
+        direct: set[tuple] = set()        # violations reported without the console having to answer first
+        for obs in sim.observations:
+            outputs = [(out, True) for out in referee.ingest(obs)]
+            m.observations += 1
+            while outputs:
+                more = []
+                for out, first_hand in outputs:
+                    if out.kind == "conflict":
+                        m.conflicts += 1
+                        more += [(o, False) for o in referee.ingest(oracle.answer(out.data, obs.t))]
+                        m.observations += 1
+                    elif out.kind == "violation":
+                        oracle.observe(out.as_dict())
+                        if first_hand:
+                            direct.add((out.data["hand"], out.data.get("trick"), out.data["seat"], out.data["rule"]))
+                    elif out.kind == "rejected":
+                        m.rejected += 1
+                outputs = more
+        m.games += 1
+        m.hands += len(sim.truth.results)
+        found = [(h, v.as_dict()) for h, v in referee.violations()]
+        used = set()
+        for p in sim.planted:
+            counts = m.by_kind.setdefault(p.kind, [0, 0])
+            counts[0] += 1
+            m.planted += 1
+            hit = next((i for i, (h, v) in enumerate(found) if i not in used and _matches(p, h, v)), None)
+            if hit is None:
+                m.missed_examples.append({"seed": game_seed, **p.as_dict()})
+                continue
+            used.add(hit)
+            counts[1] += 1
+            m.flagged += 1
+            h, v = found[hit]
+            m.flagged_without_console += (h, v.get("trick"), v["seat"], v["rule"]) in direct
+        for i, (h, v) in enumerate(found):
+            if i not in used:
+                m.false_accusations += 1
+                m.false_examples.append({"seed": game_seed, "hand": h, **v})
+        mine = {r.number: r for r in referee.results}
+        for r in sim.truth.results:
+            got = mine.get(r.number)
+            if got is not None and got.as_dict() == r.as_dict() | {"violations": got.as_dict()["violations"]} \
+                    and got.score == r.score:
+                m.hands_exact += 1
+            else:
+                m.wrong_hands.append((game_seed, r.number))
+        if progress:
+            progress(m.hands, hands)
+    m.seconds = time.perf_counter() - start
+    return m

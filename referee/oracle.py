@@ -1,0 +1,81 @@
+"""The oracle: the human referee at the simulated table's console, who knows what really happened.
+
+The table referee asks the console about what its sensors could not settle
+(conflicts). On a simulated table the ground truth is known, so the
+:class:`Oracle` answers as a careful referee would after looking at the
+table. :func:`answered_stream` is the sensor stream with those answers in
+place: what a real table's store would hold, which the crash, store and
+scoresheet tests and the benchmark replay.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import card_name, parse_card
+from .observations import ConsoleAction, Observation
+from .simulate import SimGame
+from .table_referee import TableReferee
+
+
+class Oracle:
+    """The human referee at the console, who knows what really happened (the ground truth).
+
+    It answers each conflict the table referee raises as a careful referee
+    would after looking at the table: it confirms a proposal that is true,
+    names the right card otherwise, and dismisses suspicions that are false.
+    """
+
+    def __init__(self, sim: SimGame):
+        self.sim = sim
+        self.out_of_turn = {(p.hand, p.trick, p.seat) for p in sim.planted if p.kind == "out-of-turn"}
+        self.misdeal_open = set(sim.misdeals)
+
+    def observe(self, output: dict[str, Any]) -> None:
+        """What the referee reported: once a hand's misdeal is flagged, its redeal is a fair one."""
+        if output.get("kind") == "violation" and output["rule"] == "misdeal":
+            self.misdeal_open.discard(output["hand"])
+
+    def answer(self, conflict: dict[str, Any], t: float) -> ConsoleAction:
+        cid, kind, hand = conflict["id"], conflict["kind"], conflict["hand"]
+        seat = "NESW".index(conflict["seat"]) if conflict.get("seat") else None
+        if kind == "turned":                       # classic: the card turned up in the dealing area
+            deals = [e for e in self.sim.record if e["type"] == "deal"]
+            return ConsoleAction(t=t, action="resolve", ref=cid, cards=(parse_card(deals[hand - 1]["turned"]),),
+                                 by="oracle")
+        if kind in ("deal", "gathered"):
+            if hand in self.misdeal_open:
+                self.misdeal_open.discard(hand)
+                return ConsoleAction(t=t, action="confirm", ref=cid, by="oracle")
+            return ConsoleAction(t=t, action="dismiss", ref=cid, by="oracle")
+        if kind == "out-of-turn":
+            if (hand, conflict.get("trick"), seat) not in self.out_of_turn:
+                return ConsoleAction(t=t, action="dismiss", ref=cid, by="oracle")
+            truth = self.sim.plays.get((hand, conflict.get("trick"), seat))
+            if truth is not None and conflict.get("proposal") != card_name(truth):
+                return ConsoleAction(t=t, action="resolve", ref=cid, cards=(truth,), by="oracle")
+            return ConsoleAction(t=t, action="confirm", ref=cid, by="oracle")
+        truth = self.sim.plays.get((hand, conflict.get("trick"), seat))
+        if truth is None:
+            raise LookupError(f"the ground truth has no play for conflict {conflict}")
+        if conflict.get("proposal") == card_name(truth):
+            return ConsoleAction(t=t, action="confirm", ref=cid, by="oracle")
+        return ConsoleAction(t=t, action="resolve", ref=cid, cards=(truth,), by="oracle")
+
+
+def answered_stream(sim: SimGame) -> list[Observation]:
+    """The sensor stream with the oracle's console answers where the referee asks:
+    what a real table's store would hold (the crash test and the demo replay it)."""
+    referee = TableReferee(header=sim.header)
+    oracle = Oracle(sim)
+    stream: list[Observation] = []
+    for obs in sim.observations:
+        pending = [obs]
+        while pending:
+            item = pending.pop(0)
+            stream.append(item)
+            for out in referee.ingest(item):
+                oracle.observe(out.as_dict())
+                if out.kind == "conflict":
+                    pending.append(oracle.answer(out.data, obs.t))
+    return stream

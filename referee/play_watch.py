@@ -1,0 +1,486 @@
+"""The play watcher: cards put down in the play zones, turned into plays, tricks and pickups.
+
+Part of the table referee (:mod:`referee.table_referee`), which hands it the
+play zones', the piles' and (during the play) the hand antennas' readings and
+writes what it proposes (:mod:`referee.proposals`).
+
+How cards become plays: the readings of each card put down are merged into
+one card on the table (:mod:`referee.table_cards`), which is a play once it has stayed
+there :data:`SETTLE` seconds or the next player's card appears (a card shown
+and taken back never is); who played it is the hand the RFID saw it leave,
+else the zone; RFID identifies the card (tags are not misread), the camera
+confirms it. A card in a zone before the player whose turn it is puts theirs
+down is out of turn. A trick ends when its cards leave the zones (two or
+more: one card leaving is a knock or a take-back); its pile is the first
+pile antenna that reads one of its cards, and a pile that is not the
+winner's side's is a ``wrong-pickup`` (the referee finds it on the trick's
+last play, which carries the ``pickup``).
+
+When the evidence is not good enough it asks the console instead of
+accusing anyone, and answers the conflicts it raised: ``card-mismatch`` (camera and RFID disagree:
+the RFID card is recorded), ``card-unknown`` (no trustworthy reading),
+``camera-only`` (:mod:`referee.camera_doubts`), ``out-of-turn`` (a card early
+in a zone, nobody saw which hand it left). A camera-only table asks about
+every reading that is not sure (:data:`CAMERA_SURE`) while the card is still
+on the table, since a misread found tricks later would be a correction that
+reorders the tricks after it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generator, Iterator, Optional
+
+from .camera_doubts import CameraDoubts
+from .cards import KING, QUEEN, Card, card_name, parse_card, pretty, rank_of, suit_of
+from .deal_watch import DealWatch
+from .game import Game
+from .observations import CardGone, CardSeen
+from .play import HandPlay
+from .proposals import Ask, Conflict, Notice, Proposal, Settle, Write, correction
+from .record import RecordError
+from .seats import SEAT_NAMES, Seat
+from .table_cards import CardOnTable, Played, TableCards
+from .trump_tables import ALL_TRUMP, NO_TRUMP
+
+#: Seconds a card must stay in a play zone before it counts as played (a card
+#: shown and taken back within this time was never played).
+SETTLE = 1.0
+#: Seconds to wait for the RFID to confirm a card only the camera read.
+RFID_WAIT = 1.0
+#: Seconds to wait for any reading of a card nobody could read yet.
+UNKNOWN_WAIT = 2.0
+#: Without RFID, a camera reading at or below this confidence is asked at once, while the card is still
+#: on the table: vision reads score 0.8 (a bare read) to 1 (a clear lead, docs/vision.md), and a
+#: misread found tricks later would be a correction that reorders every trick after it.
+CAMERA_SURE = 0.9
+#: Seconds after a trick is cleared to wait for the pile antennas.
+PICKUP_WAIT = 1.5
+
+
+class PlayWatch:
+    """The play of each hand, from the play zones, the piles and the hands."""
+
+    def __init__(self, game: Game, deal: DealWatch, doubts: CameraDoubts, sources: set[str],
+                 blocking: set[int]):
+        self.game = game                      # read only: the referee writes
+        self.deal = deal                      # who was dealt which card, and whether the play is on
+        self.doubts = doubts
+        self.sources = sources                # the sensors seen so far ("rfid", "camera")
+        self.blocking = blocking              # the open blocking conflicts' ids (read only)
+        self.new_hand()
+
+    def new_hand(self) -> None:
+        self.cards = TableCards()
+        self.early_pile: dict[Card, tuple[str, int]] = {}        # pile reads before their trick was complete
+        self.played: Played = {}                                 # card -> (trick, seat, event n)
+        self.says: dict[Seat, int] = {}
+        self.pending_say: dict[Seat, bool] = {}
+        self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
+
+    # -- the readings -----------------------------------------------------------------
+    def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
+        """A tag arrived in ``seat``'s hand area during the play: a card shown and taken back."""
+        self.cards.came_back(obs.card, obs.t)
+        done = self.trick_done
+        if done is not None and done["card"] == obs.card and done["seat"] == seat:
+            # The trick's last card, not yet written, is back in its player's hand: it was
+            # shown and taken back (its leaving the zone read late); the real card is still to come.
+            self.trick_done = None
+            self.played.pop(obs.card, None)
+            yield Notice(f"{pretty(obs.card)} was shown and taken back into {SEAT_NAMES[seat]}'s hand")
+            return
+        for item in [i for i in self.cards.items if i.card == obs.card and i.conflict is None]:
+            self.cards.items.remove(item)
+            yield Notice(f"{pretty(obs.card)} was shown and taken back into {SEAT_NAMES[seat]}'s hand")
+        trick, by, n = self.played.get(obs.card, (0, -1, 0))
+        play = self.game.play
+        if by == seat and n and (trick == play.trick_number or (trick == play.trick_number - 1 and not play.trick)):
+            # Recorded as played, yet back in the hand: it was taken back after all (late reads).
+            yield Ask(Conflict("card-unknown", f"{pretty(obs.card)}, recorded as {SEAT_NAMES[seat]}'s card at "
+                               f"trick {trick}, went back into {SEAT_NAMES[seat]}'s hand: which card did "
+                               f"{SEAT_NAMES[seat]} play?", trick=trick, seat=seat, blocking=True, ref=n,
+                               evidence=(oid,), proposal=obs.card))
+
+    def card_left_hand(self, obs: CardGone, seat: Seat, oid: int) -> None:
+        """A tag left ``seat``'s hand area during the play: a card on its way to the zone."""
+        self.cards.left_hand(obs, seat, oid, self.played)
+
+    def card_seen(self, obs: CardSeen, zone: Seat, oid: int) -> None:
+        """A sensor saw a card (or an unreadable one: ``obs.card`` None) in ``zone``'s play zone."""
+        card = obs.card
+        camera = obs.source == "camera"
+        play = self.game.play
+        if not camera and self.cards.stale(card, obs.t):
+            return                                    # a late read of a card already back in its hand
+        if card is not None and card in self.played:
+            trick, seat, _ = self.played[card]
+            if not camera:
+                # RFID does not misread: a late or moved tag, which confirms the camera's reading.
+                self.doubts.lift(self.game.hand_number, card)
+                return
+            if (trick == play.trick_number or self.trick_done is not None) and \
+                    (seat == zone or card in self.cards.gone_cards):
+                return                                # seen again where it lies, or moved
+            # else: the camera misread this player's card as one already played (a question, below)
+        self.cards.seen(obs, zone, oid, self.played)
+
+    def card_gone(self, source: str, zone: Seat, card: Optional[Card], t: float,
+                  oid: int) -> Optional[Iterator[Proposal]]:
+        """A card (or every card: ``card`` None) left a play zone: a pickup, a knock or a take-back.
+        Proposes a question when the trick is being picked up without a card nobody saw."""
+        play = self.game.play
+        on_table = set(play.trick) | (self.trick_done["cards"] if self.trick_done else set())
+        cards = self.cards
+        if source == "rfid" and card is not None and card not in on_table and card not in self.played and \
+                not cards.shows(card) and card not in cards.back_in_hand:
+            # A tag leaving a play zone that no sensor saw arrive: it was played there, in turn.
+            before = min([i.t for i in cards.items if not i.early], default=t) - 1e-3
+            cards.items.append(CardOnTable(zone=zone, t=before, rfid=card, oids=[oid], unseen_at=True))
+        if card is not None and (card in on_table or cards.shows(card)):
+            cards.gone_cards.add(card)                # a card of this trick (not a late read of the last one)
+        here = on_table | {c for i in cards.items for c in (i.cam, i.rfid) if c is not None}
+        pickup = (card is None and (on_table or cards.items)) or len(cards.gone_cards & here) >= 2
+        if pickup:
+            for item in cards.items:
+                item.gone_t = None                    # picked up with the trick, not taken back
+                item.closed = True                    # a later card in its zone is another card
+        if card is None or card in on_table or pickup:
+            if not pickup:
+                return None                           # one card moved (knocked): it stays the play it was
+            if self.trick_done is not None:
+                self.trick_done.setdefault("cleared", t)
+            elif play.trick or any(not i.early for i in cards.items):
+                return self._missing_play(t)
+            return None
+        for item in cards.items:                      # maybe taken back: decided once the pickup is ruled out
+            if item.zone == zone and card == (item.cam if source == "camera" else item.rfid) \
+                    and item.conflict is None and not item.early:
+                item.gone_t = t
+        return None
+
+    def _missing_play(self, t: float) -> Iterator[Proposal]:
+        """The trick is being picked up but the player to play has no card: nobody saw it."""
+        play = self.game.play
+        seat = play.to_play
+        items = self.cards.items
+        if any(i.seat == seat for i in items) or self.blocking:
+            return
+        # It was put down in turn, before the cards that followed it (they are not out of turn).
+        item = CardOnTable(zone=seat, t=min([i.t for i in items if not i.early], default=t) - 1e-3, unseen_at=True)
+        items.append(item)
+        yield from self._ask(item, "card-unknown", f"trick {play.trick_number} is being picked up but no sensor "
+                             f"saw {SEAT_NAMES[seat]}'s card: which card?", seat, play.trick_number)
+
+    def card_in_pile(self, card: Card, where: str, oid: int) -> Optional[Iterator[Proposal]]:
+        """A pile antenna (``where``: ``NS`` or ``EW``) read ``card``: who picked the trick up.
+        Proposes the trick's last play once its pile is known."""
+        done = self.trick_done
+        if done is None:
+            play = self.game.play
+            if play is not None and (card in play.trick or self.cards.shows(card)):
+                self.early_pile.setdefault(card, (where, oid))   # its trick's last play is not decided yet
+            return None
+        if card not in done["cards"] or done.get("pile"):
+            return None
+        done["pile"] = where
+        done["pile_obs"] = oid
+        return self._flush_trick()
+
+    # -- deciding, as time goes by ----------------------------------------------------
+    def advance(self, now: float) -> Optional[Iterator[Proposal]]:
+        """What the time ``now`` decides: cards taken back, plays that have settled, a trick picked
+        up; None when it decides nothing, as before most observations (the question is cheaper
+        than running the decisions to find that out)."""
+        taken = self.cards.taken_back(now)
+        settled = None
+        if not taken:
+            if self.trick_done is not None:
+                if not self._picked_up(now):
+                    return None
+            elif not self.cards.items or self.deal.mode != "play" or self.blocking:
+                return None
+            else:
+                settled = self._settled(now)
+                if settled is None:
+                    return None
+        return self._decide_in_turn(now, taken, settled)
+
+    def _decide_in_turn(self, now: float, taken: list[CardOnTable], settled: Optional[tuple]) -> Iterator[Proposal]:
+        """What :meth:`advance` found due, in the table's order: the cards taken back, the trick
+        picked up, then each play that has settled (the first one ``settled``, when
+        :meth:`advance` found it), while nothing blocks."""
+        for item in taken:
+            yield Notice(f"{pretty(item.card) if item.card is not None else 'a card'}"
+                         f" was shown in {SEAT_NAMES[item.zone]}'s zone and taken back")
+        if self.trick_done is not None and self._picked_up(now):
+            yield from self._flush_trick()
+        while self.cards.items and self.deal.mode == "play" and self.trick_done is None and not self.blocking:
+            if settled is None:
+                settled = self._settled(now)
+            if settled is None or not (yield from self._decide(now, *settled)):
+                break
+            settled = None
+        if self.trick_done is not None and self._picked_up(now):     # a last card decided late
+            yield from self._flush_trick()
+
+    def _picked_up(self, now: float) -> bool:
+        """Has the complete trick awaiting its pickup been picked up by ``now``? Its pickup was
+        seen, or time or a next card says it happened."""
+        done = self.trick_done
+        cleared = done.get("cleared")
+        wait = PICKUP_WAIT if "rfid" in self.sources else 0.0      # no pile antennas to wait for
+        return (cleared is not None and now >= cleared + wait) or now >= done["t"] + 8.0 or \
+            any(i.t > done["t"] + 0.1 and not i.early for i in self.cards.items)
+
+    def _settled(self, now: float) -> Optional[tuple[HandPlay, Seat, list[CardOnTable], CardOnTable, bool]]:
+        """The card of the player to play once it has settled (with the play, that seat, the cards
+        still live on the table, and whether a later card of another seat is down), else None."""
+        play = self.game.play
+        if play is None or play.done:
+            return None
+        to_play = play.to_play
+        live = [i for i in self.cards.items if i.conflict is None and i.gone_t is None]
+        # A card seen in the zone comes before one only seen leaving the hand (maybe a late read).
+        item = min((i for i in live if i.seat == to_play), key=lambda i: (not i.zone_seen, i.t), default=None)
+        if item is None:
+            return None
+        later = any(i.t > item.t and i.seat != to_play and not i.early for i in live)
+        if not (now >= item.t + (SETTLE if item.zone_seen else SETTLE + RFID_WAIT) or later):
+            return None
+        return play, to_play, live, item, later
+
+    def _decide(self, now: float, play: HandPlay, to_play: Seat, live: list[CardOnTable], item: CardOnTable,
+                later: bool) -> Generator[Proposal, Any, bool]:
+        """Commit a settled card, or ask about it or the cards around it first; True when
+        something was decided."""
+        trick = play.trick_number
+        for other in sorted(live, key=lambda i: i.t):       # cards put down before this one, out of turn
+            if other.t < item.t and other.seat != to_play and not other.early:
+                if other.origin is not None:
+                    yield from self._write_out_of_turn(other)
+                else:
+                    yield from self._ask(other, "out-of-turn", f"a card appeared in {SEAT_NAMES[other.zone]}'s "
+                                         f"zone before {SEAT_NAMES[to_play]} played: did {SEAT_NAMES[other.zone]} "
+                                         f"play out of turn?", other.zone, trick, other.card)
+                return True
+        if item.unseen_at:
+            # Nobody saw when this card was put down, so the cards already in the other zones
+            # may have come before it: a question for the console (once), never an accusation.
+            item.unseen_at = False
+            first = min((i for i in live if i.seat != to_play and not i.early), key=lambda i: i.t, default=None)
+            if first is not None:
+                yield from self._ask(first, "out-of-turn", f"nobody saw when {SEAT_NAMES[to_play]} put down its "
+                                     f"card: did {SEAT_NAMES[first.seat]} play before {SEAT_NAMES[to_play]}, out "
+                                     f"of turn?", first.seat, trick, first.card)
+                return True
+        rfid_on = "rfid" in self.sources
+        if item.rfid is None and item.card_override is None and rfid_on:
+            found = self.cards.origin_card(to_play, item.t, self.played)
+            if found is not None:
+                item.rfid, item.origin = found, to_play
+                item.oids.append(self.cards.hand_off[found][1])
+            elif now < item.t + (RFID_WAIT if item.cam is not None else UNKNOWN_WAIT) and not later:
+                return False
+        card = item.card
+        if card is None or (card in self.played and item.card_override is None):
+            why = "no sensor could read it" if card is None else f"the camera read {pretty(card)}, already played"
+            yield from self._ask(item, "card-unknown", f"{SEAT_NAMES[to_play]} played a card at trick {trick} but "
+                                 f"{why}: which card?", to_play, trick)
+            return True
+        if card in self.played and (yield from self.doubts.ask(self.played, self.played[card][1], only=card)):
+            return True                               # the earlier reading of this card is the suspect
+        camera_only = item.rfid is None and item.card_override is None and rfid_on
+        if camera_only:
+            holder = self.deal.holder(card)
+            if holder is not None and holder != to_play:
+                yield from self._ask(item, "card-unknown", f"the camera read {pretty(card)} for "
+                                     f"{SEAT_NAMES[to_play]} but the RFID saw it dealt to {SEAT_NAMES[holder]}: "
+                                     f"which card?", to_play, trick, card)
+                return True
+        doubtful = camera_only or (not rfid_on and item.card_override is None)
+        violates = self._would_violate(to_play, card)
+        unsure = doubtful and not rfid_on and item.rfid is None and item.conf <= CAMERA_SURE   # a camera reading
+        if doubtful and (violates or unsure):
+            why = "it would be a violation" if violates else "the reading is not sure"
+            yield from self._ask(item, "camera-only", f"only the camera read {SEAT_NAMES[to_play]}'s card, "
+                                 f"{pretty(card)} ({item.conf:.0%} sure), and {why}: confirm the card",
+                                 to_play, trick, card)
+            return True
+        # A certain card that breaks a rule: the cards it is judged against (this trick's, the
+        # led card above all) and the seat's own earlier ones must be right first.
+        if violates and ((yield from self.doubts.ask(self.played, None, trick=trick))
+                         or (yield from self.doubts.ask(self.played, to_play))):
+            return True
+        if trick == 8 and len(play.trick) == 3 and play.hand(0) is None and \
+                (yield from self.doubts.ask_before_audit(self.played, card)):
+            return True
+        yield from self._commit(item, to_play, doubtful)
+        return True
+
+    def _ask(self, item: CardOnTable, kind: str, message: str, seat: Seat, trick: int,
+             proposal: Optional[Card] = None) -> Iterator[Proposal]:
+        """A blocking question about a card on the table, which stays there until it is answered."""
+        c = yield Ask(Conflict(kind, message, trick=trick, seat=seat, blocking=True, evidence=tuple(item.oids),
+                               proposal=proposal, item=item))
+        item.conflict = c.id
+
+    def _would_violate(self, seat: Seat, card: Card) -> bool:
+        play = self.game.play
+        if play.hand(seat) is None:
+            return False
+        return play.copy().play(card) is not None
+
+    # -- writing the plays --------------------------------------------------------------
+    def _commit(self, item: CardOnTable, seat: Seat, camera_only: bool) -> Iterator[Proposal]:
+        play = self.game.play
+        card = item.card
+        hand = self.game.hand_number
+        trick = play.trick_number
+        event: dict[str, Any] = {"type": "play", "seat": SEAT_NAMES[seat], "card": card_name(card)}
+        if item.say:
+            event["say"] = item.say
+        elif self.pending_say.get(seat) and self._belote_card(card):    # said before the card was read
+            event["say"] = "rebelote" if self.says.get(seat) else "belote"
+            self.says[seat] = self.says.get(seat, 0) + 1
+            del self.pending_say[seat]
+        evidence = tuple(item.oids) + ((item.frame,) if item.frame else ())
+        event["evidence"] = list(evidence)
+        if camera_only:
+            event["sources"] = ["camera"]
+        cards = self.cards
+        cards.items.remove(item)
+        for other in [i for i in cards.items if i.conflict is None and not i.early and
+                      (i.card == card or (i.seat == seat and not i.zone_seen))]:
+            cards.items.remove(other)                 # the same card seen twice, or a stale hand read
+            if other.say and "say" not in event:
+                event["say"] = other.say              # "belote" was said over the other reading
+        cards.hand_off.pop(card, None)
+        mismatch = item.cam_seen and item.cam is not None and item.rfid is not None and item.cam != item.rfid \
+            and item.card_override is None
+        last = len(play.trick) == 3
+        if last:
+            self.trick_done = {"event": event, "cards": set(play.trick) | {card}, "t": item.t, "trick": trick,
+                               "seat": seat, "card": card, "camera_only": camera_only,
+                               "mismatch": (item.cam, item.rfid) if mismatch else None, "oids": item.oids}
+            self.played[card] = (trick, seat, 0)
+            seen = [self.early_pile[c] for c in self.trick_done["cards"] if c in self.early_pile]
+            if seen:
+                self.trick_done["pile"], self.trick_done["pile_obs"] = min(seen, key=lambda p: p[1])
+                yield from self._flush_trick()
+            return
+        n = len(self.game.events) + 1
+        self.played[card] = (trick, seat, n)
+        yield Write(event)
+        yield from self._after_play(hand, trick, seat, card, n, camera_only,
+                                    (item.cam, item.rfid) if mismatch else None, item.oids)
+
+    def _after_play(self, hand: int, trick: int, seat: Seat, card: Card, n: int, camera_only: bool,
+                    mismatch: Optional[tuple], oids) -> Iterator[Proposal]:
+        if camera_only:
+            self.doubts.note(hand, card, n)
+        if mismatch:
+            yield Ask(Conflict("card-mismatch", f"the camera read {pretty(mismatch[0])} but the RFID read "
+                               f"{pretty(mismatch[1])} for {SEAT_NAMES[seat]}'s card at trick {trick}: "
+                               f"the RFID's is recorded", hand=hand, trick=trick, seat=seat, proposal=mismatch[1],
+                               alternative=mismatch[0], ref=n, evidence=tuple(oids)))
+
+    def _flush_trick(self) -> Iterator[Proposal]:
+        """Write the trick's last play, with who picked the trick up."""
+        done, self.trick_done = self.trick_done, None
+        if done is None:
+            return
+        self.cards.items = [i for i in self.cards.items if i.early or i.conflict is not None or i.t > done["t"]]
+        self.cards.gone_cards = set()
+        hand = self.game.hand_number
+        event = done["event"]
+        if done.get("pile"):
+            pile = done["pile"]
+            event["pickup"] = {"pile": pile, "evidence": [done["pile_obs"]]}
+        n = len(self.game.events) + 1
+        self.played[done["card"]] = (done["trick"], done["seat"], n)
+        yield Write(event)
+        yield from self._after_play(hand, done["trick"], done["seat"], done["card"], n, done["camera_only"],
+                                    done["mismatch"], done["oids"])
+
+    def _write_out_of_turn(self, item: CardOnTable) -> Iterator[Proposal]:
+        card = item.card
+        if card is None:
+            item.early = True
+            return
+        evidence = tuple(item.oids) + ((item.frame,) if item.frame else ())
+        yield Write({"type": "play", "seat": SEAT_NAMES[item.seat], "card": card_name(card),
+                     "evidence": list(evidence)})
+        item.early = True
+
+    def correct_play(self, ref: int, replacement: dict[str, Any], reason: str, why: dict) -> Iterator[Proposal]:
+        """Correct play event ``ref`` (a misread, a belote said late): a doubt about it goes with it."""
+        yield Write(correction(ref, replacement, reason, why))
+        self.doubts.replaced(ref)
+
+    # -- the console --------------------------------------------------------------------
+    def answer(self, c: Conflict, action: str, card: Optional[Card], why: dict) -> Iterator[Proposal]:
+        """The console answered one of this part's conflicts (every kind but the deal watcher's)."""
+        if c.kind == "out-of-turn":
+            yield Settle(c, "confirmed" if action == "confirm" else "dismissed", action)
+            item = c.item
+            item.conflict = None
+            if action == "resolve":               # out of turn, and the card was another one
+                item.card_override = card
+            if action in ("confirm", "resolve"):
+                yield from self._write_out_of_turn(item)
+            else:
+                item.early = True
+            return
+        if action == "confirm":
+            chosen = c.proposal
+        elif action == "dismiss":
+            chosen = c.alternative
+        else:
+            chosen = card
+        if chosen is None:
+            raise RecordError(f"conflict {c.id}: name the card that was played (resolve)")
+        if c.item is not None:                    # a card still on the table
+            c.item.card_override = chosen
+            c.item.conflict = None
+        elif c.ref is not None:                   # a play already recorded (a refused correction raises)
+            old = self.game.events[c.ref - 1]
+            before = parse_card(old["card"])
+            if chosen != before:
+                yield from self.correct_play(c.ref, {**old, "card": card_name(chosen)}, "misread", why)
+                if c.hand == self.game.hand_number and before in self.played:
+                    # The real card is recorded now: the old one is still to play, and
+                    # readings of the real one still waiting in a zone are that same card.
+                    self.played[chosen] = self.played.pop(before)
+                    self.cards.items = [i for i in self.cards.items
+                                        if i.conflict is not None or chosen not in (i.rfid, i.cam)]
+            self.doubts.lift(c.hand, before)
+        yield Settle(c, {"confirm": "confirmed", "dismiss": "dismissed"}.get(action, "resolved"), action)
+
+    def belote(self, seat: Seat) -> Iterator[Proposal]:
+        """Attach "belote"/"rebelote" to ``seat``'s card being played: a trump king or queen on
+        the table or just played when there is one (the sensors may hold other readings of that
+        seat), else its card on the table, else its next card."""
+        word = "rebelote" if self.says.get(seat) else "belote"
+        mine = [i for i in self.cards.items if i.seat == seat and i.say is None]
+        last = max(((n, card) for card, (_, s, n) in self.played.items() if s == seat and n), default=None)
+        pair = [i for i in mine if self._belote_card(i.card)]
+        if not pair and last and self._belote_card(last[1]) and "say" not in self.game.events[last[0] - 1]:
+            self.says[seat] = self.says.get(seat, 0) + 1
+            old = self.game.events[last[0] - 1]
+            yield from self.correct_play(last[0], {**old, "say": word}, "belote said", {})
+            return
+        if pair or (mine and not self._has_belote()):
+            (pair or mine)[0].say = word               # without trumps, the engine will say why it is wrong
+            self.says[seat] = self.says.get(seat, 0) + 1
+            return
+        self.pending_say[seat] = True
+
+    def _has_belote(self) -> bool:
+        play = self.game.play
+        return play is not None and play.trump != NO_TRUMP
+
+    def _belote_card(self, card: Optional[Card]) -> bool:
+        play = self.game.play
+        if card is None or play is None or rank_of(card) not in (KING, QUEEN):
+            return False
+        return play.trump == ALL_TRUMP or suit_of(card) == play.trump

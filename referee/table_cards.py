@@ -1,0 +1,165 @@
+"""The cards on the play zones that are not plays yet: what each sensor said about each.
+
+Why a model of its own: a card put down is reported by up to three readings
+that arrive in any order, late or twice (its tag leaving the hand, its tag
+arriving in the zone, the camera's view of the zone), and a card shown and
+taken back is reported too. :class:`TableCards` merges them into one
+:class:`CardOnTable` per physical card, so that the play watcher
+(:mod:`referee.play_watch`) decides plays from cards, not from readings.
+It decides nothing and writes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .cards import Card
+from .observations import CardGone, CardSeen
+from .seats import Seat
+
+#: Seconds after a card left its zone before it counts as taken back (a pickup may be starting).
+TAKEBACK_WAIT = 0.3
+#: A tag seen leaving a hand this soon after it came back is a late read of the earlier edge.
+STALE_READ = 0.4
+
+#: What the play watcher knows of the cards played this hand: card -> (trick, seat, event n).
+Played = dict[Card, tuple[int, Seat, int]]
+
+
+@dataclass
+class CardOnTable:
+    """A card on a play zone that is not (yet) a play: what each sensor says about it."""
+
+    zone: Seat
+    t: float
+    cam: Optional[Card] = None
+    cam_seen: bool = False
+    conf: float = 0.0
+    frame: Optional[str] = None
+    rfid: Optional[Card] = None
+    origin: Optional[Seat] = None            # the hand it left (RFID), the strongest "who"
+    oids: list[int] = field(default_factory=list)
+    early: bool = False                      # out of turn, waiting for its seat's turn
+    gone_t: Optional[float] = None           # when it left its zone (a take-back, unless a pickup follows)
+    zone_seen: bool = True                   # False: only seen leaving the hand so far
+    closed: bool = False                     # its trick was picked up while it waited
+    say: Optional[str] = None
+    conflict: Optional[int] = None
+    card_override: Optional[Card] = None     # settled at the console
+    unseen_at: bool = False                  # nobody saw when it was put down (placed first in its trick)
+
+    @property
+    def card(self) -> Optional[Card]:
+        if self.card_override is not None:
+            return self.card_override
+        return self.rfid if self.rfid is not None else self.cam
+
+    @property
+    def seat(self) -> Seat:
+        return self.origin if self.origin is not None else self.zone
+
+
+class TableCards:
+    """The undecided cards of the trick being played, and the hand tags seen on their way."""
+
+    def __init__(self) -> None:
+        self.items: list[CardOnTable] = []
+        self.hand_off: dict[Card, tuple[Seat, int, float]] = {}  # card -> (seat, obs, t) it left that hand
+        self.back_in_hand: dict[Card, float] = {}                # card -> when it came back to the hand
+        self.gone_cards: set[Card] = set()                       # trick cards seen leaving their zone
+
+    def shows(self, card: Card) -> bool:
+        """Does a sensor read ``card`` on the table?"""
+        return any(card in (i.cam, i.rfid) for i in self.items)
+
+    def stale(self, card: Optional[Card], t: float) -> bool:
+        """Is a tag read of ``card`` at ``t`` a late read of it from before it came back to the hand?"""
+        back = self.back_in_hand.get(card)
+        return back is not None and t - back < STALE_READ
+
+    def came_back(self, card: Card, t: float) -> None:
+        """``card``'s tag came back into its hand at ``t``."""
+        self.hand_off.pop(card, None)
+        self.back_in_hand[card] = t
+
+    def left_hand(self, obs: CardGone, seat: Seat, oid: int, played: Played) -> None:
+        """A tag left ``seat``'s hand area during the play: a card on its way to the zone."""
+        if self.stale(obs.card, obs.t):
+            return                                    # a late read of the card leaving before it came back
+        self.back_in_hand.pop(obs.card, None)
+        self.hand_off[obs.card] = (seat, oid, obs.t)
+        if obs.card in played:
+            return
+        for item in self.items:
+            if item.card == obs.card or (item.rfid is None and item.zone == seat and item.origin is None
+                                         and abs(item.t - obs.t) < 1.5 and item.cam_seen):
+                item.origin = seat
+                if item.rfid is None:
+                    item.rfid = obs.card
+                item.oids.append(oid)
+                return
+        # The card left the hand: it is on its way to the play zone, whatever the zone's sensors say.
+        self.items.append(CardOnTable(zone=seat, t=obs.t, rfid=obs.card, origin=seat, oids=[oid], zone_seen=False))
+
+    def seen(self, obs: CardSeen, zone: Seat, oid: int, played: Played) -> None:
+        """A sensor read a card (``obs.card`` None: one it could not read) in ``zone``'s play
+        zone that is not a play already: a new card, or another reading of one on the table."""
+        card = obs.card
+        camera = obs.source == "camera"
+        for item in self.items:                       # the same card seen again
+            if card is not None and card == (item.cam if camera else item.rfid):
+                if not item.zone_seen:                # seen leaving the hand, now seen in the zone
+                    item.zone_seen = True
+                    item.oids.append(oid)
+                return
+        target = None
+        here = [i for i in sorted(self.items, key=lambda i: i.t)
+                if i.zone == zone and i.conflict is None and not i.early and not i.closed]
+        if card is not None:                          # the same card from the other sensor
+            target = next((i for i in here if (i.rfid if camera else i.cam) == card), None)
+        for item in [] if target is not None else here:
+            if camera:
+                # One card per zone and trick: a second look at the zone refines the first.
+                if item.cam_seen and not (card is not None and (item.cam is None or obs.confidence > item.conf)):
+                    return
+                target = item
+                break
+            if item.rfid is None:
+                target = item
+                break
+        if target is None:
+            target = CardOnTable(zone=zone, t=obs.t)
+            self.items.append(target)
+        target.zone_seen = True
+        if camera:
+            target.cam_seen, target.cam, target.conf = True, card, obs.confidence
+            target.frame = obs.evidence.get("frame")
+        else:
+            target.rfid = card
+        if card is not None and target.origin is None and (not camera or target.rfid is None):
+            off = self.hand_off.get(card) if card not in played else None
+            if off is not None:
+                target.origin = off[0]
+                target.rfid = card
+                target.oids.append(off[1])
+        target.oids.append(oid)
+
+    def taken_back(self, now: float) -> list[CardOnTable]:
+        """The cards that left their zone :data:`TAKEBACK_WAIT` ago with no pickup: taken back."""
+        gone = [i for i in self.items if i.gone_t is not None and now >= i.gone_t + TAKEBACK_WAIT]
+        for item in gone:
+            self.items.remove(item)
+            self.gone_cards.discard(item.card)
+            if item.card is not None:
+                self.back_in_hand[item.card] = now       # late reads of it are stale for a moment
+        return gone
+
+    def origin_card(self, seat: Seat, t: float, played: Played) -> Optional[Card]:
+        """The card the RFID saw leave ``seat``'s hand around ``t`` (not yet played)."""
+        best = None
+        for card, (s, oid, tg) in self.hand_off.items():
+            if s == seat and card not in played and abs(tg - t) < 1.5:
+                if best is None or abs(tg - t) < abs(self.hand_off[best][2] - t):
+                    best = card
+        return best

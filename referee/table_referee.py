@@ -1,0 +1,466 @@
+"""The table referee: what the sensors saw and the console said, turned into a refereed game.
+
+Why a layer between sensors and rules: a camera misreads, an antenna misses a
+tag or reads it late, a card gets bumped into the wrong zone, a player shows
+a card and takes it back. The rules engine (:class:`referee.game.Game`) must
+only ever see *facts*; the table referee decides which observations are
+facts, and when the evidence is not good enough it raises a **conflict** for
+the referee's console instead of accusing anyone.
+
+It is pure and deterministic (no clock: observation times are the only time),
+so the same observations always give the same game; ``referee/store.py`` adds
+the SQLite store and crash recovery around it.
+
+It is made of parts, each one concept, each proposing what it found
+(:mod:`referee.proposals`); :class:`TableReferee` routes each observation to
+its part and is the only one to write the record, the conflicts and the
+outputs:
+
+- the deal watcher (:mod:`referee.deal_watch`): the cards arriving in the
+  hands, the deal rounds, misdeals;
+- the play watcher (:mod:`referee.play_watch`): the cards on the table
+  (:mod:`referee.table_cards`) turned into plays, tricks and pickups, with the
+  plays only the camera saw held in doubt (:mod:`referee.camera_doubts`);
+- the console desk (:mod:`referee.desk`): the console's actions, the answers
+  to conflicts, corrections;
+- the screen (:mod:`referee.screen`): the state as the screens get it.
+
+API (the dashboard and the demo build on it)
+--------------------------------------------
+
+``TableReferee(rules="ffb-contree", options=None, seats=None, dealer=None)``
+(or ``header=`` a record's game line); ``StoredReferee`` in
+:mod:`referee.store` is the same with a store path.
+
+- ``ingest(observation) -> list[Output]``: one observation
+  (:mod:`referee.observations`: ``CardSeen``, ``CardGone``, ``ZoneCleared``,
+  ``SensorState`` or a ``ConsoleAction``), in time order. Each observation gets
+  an id (1, 2, ...: the evidence that violations cite). Garbage (time going
+  back for a source, a seat or card that is not one) is an ``Output("rejected")``
+  with the reason; the game goes on.
+- Console actions, each one observation (so they are stored and replayed):
+  ``start(dealer, t)``, ``call(seat, call, t)``, ``belote(seat, t)``,
+  ``declare(seat, cards, t)``, ``replace(ref, card, t, by, reason)``,
+  ``undo(t, by, reason)``, ``confirm(conflict, t, by)``, ``dismiss(conflict, t, by)``,
+  ``resolve(conflict, card, t, by)``, ``penalty(seat, rule, t, by)``,
+  ``redeal(t, by, reason)``, ``turned(card, t, by)`` (classic belote's turned
+  card, when the dealing area did not read it). ``t`` is the console's time on
+  the table's clock.
+- ``snapshot()``: the whole state as a JSON-able dict: ``phase``, ``dealer``,
+  ``auction``, ``contract``, ``trick``, ``tricks``, ``hands`` (results),
+  ``totals``, ``violations``, ``conflicts``, ``zones`` (cards on the table not
+  yet decided), ``sensors``, and ``private`` (the cards held: filter it out of
+  public feeds).
+- ``record`` (the game record: header then events, DESIGN's JSON Lines form),
+  ``violations()`` (every violation, the table's included), ``results``.
+
+Outputs (:class:`Output`, ``kind`` then fields; ``as_dict()`` for JSON):
+``event`` (``n``, ``event``: a line appended to the game record),
+``violation`` (``hand``, and DESIGN's violation fields with ``evidence``:
+observation ids and the camera frame reference), ``conflict`` (an open
+question for the console: ``id``, ``kind``, ``message``, ``hand``, ``trick``,
+``seat``, ``proposal``, ``choices``, ``blocking``), ``resolved``, ``score`` (a
+finished hand and the totals), ``rescored`` (every hand again, after a
+correction), ``rejected`` (with the reason), ``notice`` (a card taken back).
+
+Conflicts: ``card-mismatch`` (camera and RFID disagree: the RFID card is
+recorded; confirm keeps it, dismiss takes the camera's, resolve names the
+card), ``card-unknown`` (no trustworthy reading: resolve names the card),
+``camera-only`` (a card only the camera saw would make a violation: confirm
+the card or resolve with the right one), ``out-of-turn`` (a card early in a
+zone, nobody saw which hand it left: confirm records the out-of-turn play,
+resolve records it with the card named, dismiss lets it wait for its turn),
+``turned`` (classic belote: the dealing area did not read the turned card:
+resolve names it; the calls wait for it), ``deal`` (the deal was not fully seen and looks wrong: confirm declares a
+misdeal, dismiss accepts the deal), ``gathered`` (the cards leave the hands
+before the auction: confirm declares a misdeal). A *blocking* conflict holds
+the game events behind it until the console answers (the cards stay on the
+table, and are decided in order once it is answered).
+
+Either sensor may be missing. Without hand antennas the deal is not seen
+(no ``hands`` in the record: each hand is audited when it ends) and misdeals
+and pickups cannot be checked; without a camera RFID alone decides; a
+camera-only table cannot see misdeals or pickups.
+
+Table rules checked here (the rest is the engine's): ``misdeal`` (by the
+deal watcher) and ``wrong-pickup``. In the record a misdeal is a
+``misdeals`` field on the redeal's ``deal`` event (or, for a deal already
+recorded, the correction that undoes it, with a ``misdeal`` field), and a
+pickup a ``pickup`` field on the trick's last play: the referee finds both
+table violations in the events it writes, so that a replayed or imported
+record gives them back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Iterator, Optional
+
+from .camera_doubts import CameraDoubts
+from .cards import Card, parse_card
+from .deal_watch import DealWatch
+from .desk import Desk
+from .game import Game
+from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
+from .play_watch import PlayWatch
+from .proposals import Ask, Conflict, Flag, Notice, Proposal, Redeal, Settle, Write
+from .record import RecordError
+from .screen import snapshot
+from .seats import SEAT_NAMES, TEAM_NAMES, Seat, parse_seat, team_of
+from .violations import Violation
+
+#: zone name -> (kind, seat or team index)
+_ZONES = {**{f"{k}:{n}": (k, i) for k in ("play", "hand") for i, n in enumerate(SEAT_NAMES)},
+          "deal": ("deal", None), "pile:NS": ("pile", 0), "pile:EW": ("pile", 1)}
+
+
+@dataclass(frozen=True)
+class Output:
+    """Something the referee decided, for screens and logs."""
+
+    kind: str
+    data: dict[str, Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.data}
+
+
+class TableReferee:
+    """Observations and console input in, game events, violations, conflicts and scores out."""
+
+    def __init__(self, rules: str = "ffb-contree", options: Optional[dict] = None,
+                 seats: Optional[dict[str, str]] = None, dealer: Optional[Seat] = None,
+                 header: Optional[dict[str, Any]] = None):
+        self.game = Game(header or self.make_header(rules, options, seats))
+        self.options = self.game.options
+        self.n_obs = 0
+        self.last_t: dict[str, float] = {}
+        self.conflicts: list[Conflict] = []
+        self._blocking: set[int] = set()          # open blocking conflicts
+        self.table_violations: list[tuple[int, Violation]] = []
+        self.sensors: dict[str, str] = {}
+        self.seen_sources: set[str] = set()
+        self._out: list[Output] = []
+        self._evidence: dict[tuple[int, Card], tuple] = {}     # (hand, card) -> the evidence of its play
+        self.deal_watch = DealWatch(self.game, self._blocking, dealer)
+        self.play_watch = PlayWatch(self.game, self.deal_watch, CameraDoubts(self.game, self.conflicts, self._evidence),
+                                    self.seen_sources, self._blocking)
+        self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking)
+        self._writers = {Write: self._write_proposed, Ask: self._file_conflict, Settle: self._settle_conflict,
+                      Notice: self._notice, Flag: self._flag, Redeal: lambda _: self._new_hand()}
+
+    @staticmethod
+    def make_header(rules: str = "ffb-contree", options: Optional[dict] = None,
+                    seats: Optional[dict[str, str]] = None) -> dict[str, Any]:
+        return {"type": "game", "version": 1, "rules": rules, "options": dict(options or {}),
+                "seats": dict(seats or {})}
+
+    # -- the record ---------------------------------------------------------------
+    @property
+    def record(self) -> list[dict[str, Any]]:
+        return self.game.events
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The game events after the header (event ``n`` of the record is ``events[n - 2]``)."""
+        return self.game.events[1:]
+
+    @property
+    def results(self):
+        return self.game.results
+
+    @property
+    def mode(self) -> str:
+        """Where the table is in the hand: idle, deal, turned, auction, deal2 or play."""
+        return self.deal_watch.mode
+
+    @property
+    def dealer(self) -> Optional[Seat]:
+        """Who deals (or deals next)."""
+        return self.deal_watch.dealer
+
+    @property
+    def hand_number(self) -> int:
+        return self.game.hand_number
+
+    def load_events(self, events: list[dict[str, Any]]) -> None:
+        """Apply record events directly (an imported game): no observations behind them."""
+        for event in events:
+            self._write(event)
+        self._out = []
+        self.deal_watch.mode = {"deal": "idle", "auction": "auction", "play": "play"}.get(self.game.phase, "idle")
+        self.deal_watch.dealer = self.game.dealer if self.game.dealer is not None else self.game.next_dealer
+
+    @classmethod
+    def from_record(cls, lines: list[dict[str, Any]]) -> "TableReferee":
+        referee = cls(header=lines[0])
+        referee.load_events(lines[1:])
+        return referee
+
+    # -- violations -------------------------------------------------------------------
+    def violations(self) -> list[tuple[int, Violation]]:
+        """Every violation of the game as ``(hand number, violation)``, with its evidence."""
+        found = [(r.number, v) for r in self.game.results for v in r.violations]
+        found += [(self.game.hand_number, v) for v in self.game.hand_violations]
+        found = [(h, self._with_evidence(h, v)) for h, v in found]
+        pending = [(self.game.hand_number, v) for v in self.deal_watch.misdeals_pending]
+        return sorted(found + self.table_violations + pending, key=lambda hv: (hv[0], hv[1].trick or 0))
+
+    def _with_evidence(self, hand: int, v: Violation) -> Violation:
+        if v.card is not None and not v.evidence:
+            ev = self._evidence.get((hand, v.card))
+            if ev:
+                return dataclasses.replace(v, evidence=ev)
+        return v
+
+    # -- ingestion ------------------------------------------------------------------
+    def check(self, obs: Observation) -> Optional[str]:
+        """Why ``obs`` cannot be acted on, or None (pure: changes nothing)."""
+        last = self.last_t.get(obs.source)
+        if last is not None and obs.t < last:
+            return f"time goes back for {obs.source}: {obs.t} after {last}; check the sensor's clock"
+        if isinstance(obs, (CardSeen, CardGone)) and obs.card is not None and not 0 <= obs.card < 32:
+            return f"card {obs.card!r} is not a card of the 32-card deck"
+        if isinstance(obs, ConsoleAction):
+            return self.desk.check(obs)
+        return None
+
+    def reject(self, reason: str) -> list[Output]:
+        """Count a rejected observation (it keeps its id) and say why."""
+        self.n_obs += 1
+        return [Output("rejected", {"obs": self.n_obs, "reason": reason})]
+
+    def ingest(self, obs: Observation, checked: bool = False) -> list[Output]:
+        """Act on one observation; returns what it decided (see the module docstring)."""
+        if not checked:
+            reason = self.check(obs)
+            if reason:
+                return self.reject(reason)
+        self.n_obs += 1
+        oid = self.n_obs
+        self.last_t[obs.source] = obs.t
+        self._out = []
+        self._advance(obs.t)
+        try:
+            if isinstance(obs, ConsoleAction):
+                self._carry_out(self.desk.act(obs, oid))
+            elif isinstance(obs, SensorState):
+                self.sensors[obs.source] = obs.state
+            else:
+                self.seen_sources.add(obs.source)
+                self._sensor(obs, oid)
+            self._advance(obs.t)
+        except RecordError as exc:
+            self._out.append(Output("rejected", {"obs": oid, "reason": str(exc)}))
+        out, self._out = self._out, []
+        return out
+
+    def submit(self, obs: Observation) -> list[Output]:
+        """One console action or sensor report (the store overrides this to persist it)."""
+        return self.ingest(obs)
+
+    # -- console convenience ------------------------------------------------------------
+    def start(self, dealer: Seat, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="start", seat=dealer, by=by))
+
+    def call(self, seat: Seat, call: str, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="call", seat=seat, call=call, by=by))
+
+    def belote(self, seat: Seat, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="belote", seat=seat, by=by))
+
+    def declare(self, seat: Seat, cards: list[Card], t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="declare", seat=seat, cards=tuple(cards), by=by))
+
+    def replace(self, ref: int, card: Card, t: float, by: str = "", reason: str = "misread") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="replace", ref=ref, cards=(card,), by=by, reason=reason))
+
+    def undo(self, t: float, by: str = "", reason: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="undo", by=by, reason=reason))
+
+    def confirm(self, conflict: int, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="confirm", ref=conflict, by=by))
+
+    def dismiss(self, conflict: int, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="dismiss", ref=conflict, by=by))
+
+    def resolve(self, conflict: int, card: Card, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="resolve", ref=conflict, cards=(card,), by=by))
+
+    def penalty(self, seat: Seat, rule: str, t: float, by: str = "", reason: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="penalty", seat=seat, rule=rule, by=by, reason=reason))
+
+    def turned(self, card: Card, t: float, by: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="turned", cards=(card,), by=by))
+
+    def redeal(self, t: float, by: str = "", reason: str = "") -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="redeal", by=by, reason=reason))
+
+    # -- routing --------------------------------------------------------------------
+    def _sensor(self, obs: Observation, oid: int) -> None:
+        """Hand a sensor's observation to the part that watches its zone."""
+        zone = obs.zone
+        if zone is None:
+            return
+        kind, seat = _ZONES[zone]
+        deal, play = self.deal_watch, self.play_watch
+        if kind == "hand":
+            if isinstance(obs, CardSeen) and obs.card is not None:
+                if deal.mode == "play":
+                    self._carry_out(play.card_back_in_hand(obs, seat, oid))
+                else:
+                    self._carry_out(deal.card_in_hand(obs, seat, oid))
+            elif isinstance(obs, CardGone) and obs.card is not None:
+                if deal.mode != "play":
+                    self._carry_out(deal.card_left_hand(obs, oid))
+                if deal.mode == "play":                   # maybe only now: the deal's last round closed
+                    play.card_left_hand(obs, seat, oid)
+        elif zone == "deal":
+            if isinstance(obs, CardSeen) and obs.card is not None:
+                deal.card_in_dealing_area(obs.card, oid)
+            elif isinstance(obs, CardGone) and obs.card is not None:
+                deal.card_left_dealing_area(obs.card)
+        elif kind == "play":
+            if deal.mode in ("deal", "deal2"):
+                self._carry_out(deal.close(obs.t))
+            if deal.mode != "play":
+                return
+            if isinstance(obs, CardSeen):
+                play.card_seen(obs, seat, oid)
+            elif isinstance(obs, CardGone):
+                self._carry_out(play.card_gone(obs.source, seat, obs.card, obs.t, oid))
+            elif isinstance(obs, ZoneCleared):
+                self._carry_out(play.card_gone(obs.source, seat, None, obs.t, oid))
+        elif kind == "pile" and isinstance(obs, CardSeen) and obs.card is not None:
+            self._carry_out(play.card_in_pile(obs.card, TEAM_NAMES[seat], oid))
+
+    def _advance(self, now: float) -> None:
+        """Decide everything the time ``now`` allows: plays that have settled, a trick picked up,
+        the console's events that waited for them."""
+        play = self.play_watch
+        if not play.cards.items and play.trick_done is None and not self.desk.queue:
+            return
+        decided = play.advance(now)
+        if decided is not None:                   # None before most observations
+            self._carry_out(decided)
+        if self.desk.queue and not self._blocking:
+            self._carry_out(self.desk.flush())
+
+    # -- writing what the parts propose ---------------------------------------------------
+    def _carry_out(self, proposals: Optional[Iterator[Proposal]]) -> None:
+        """Write each proposal of a part in turn, sending back what it became (the event's
+        number, the filed conflict). A part's method that found nothing to propose may say so
+        with None instead of an empty generator (most observations decide nothing)."""
+        proposal = None if proposals is None else next(proposals, None)
+        if proposal is None:
+            return
+        write = self._writers
+        try:
+            while True:
+                proposal = proposals.send(write[type(proposal)](proposal))
+        except StopIteration:
+            pass
+
+    def _write_proposed(self, proposal: Write) -> Optional[int]:
+        if proposal.refused_as is None:
+            self._write(proposal.event)
+            return len(self.game.events)
+        try:
+            self._write(proposal.event)
+        except RecordError as exc:
+            self._out.append(Output("rejected", {"obs": proposal.refused_as, "reason": str(exc)}))
+            return None
+        return len(self.game.events)
+
+    def _write(self, event: dict[str, Any]) -> list[Violation]:
+        """Append a game event to the record and report what it changed.
+
+        The table's own findings are fields of the record's events, so that a
+        replayed or imported record gives them back: a ``misdeal`` on the
+        correction that voids a deal, a ``pickup`` on a trick's last play."""
+        hand = self.game.hand_number
+        results = len(self.game.results)
+        winner = None
+        if event.get("pickup") and event["type"] == "play" and self.game.play is not None:
+            after = self.game.play.copy()
+            after.play(parse_card(event["card"]))
+            winners = after.winners
+            winner = winners[-1] if winners else None
+            trick = len(winners)
+        found = self.game.apply(event)
+        if event["type"] == "play" and event.get("evidence"):
+            self._evidence.setdefault((hand, parse_card(event["card"])), tuple(event["evidence"]))
+        n = len(self.game.events)
+        self._out.append(Output("event", {"n": n, "event": event}))
+        for v in found:
+            v = self._with_evidence(hand, v)
+            self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
+        if event["type"] == "correction" and results:
+            self._out.append(Output("rescored", {"hands": [r.details() for r in self.game.results],
+                                                 "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]}}))
+        if event["type"] == "correction" and event.get("misdeal"):
+            self._table_violation(hand, _misdeal_violation(event["misdeal"]))
+        for m in event.get("misdeals", ()) if event["type"] == "deal" else ():
+            self.table_violations.append((hand, _misdeal_violation(m)))    # reported when it happened
+        if winner is not None and event["pickup"]["pile"] != TEAM_NAMES[team_of(winner)]:
+            pile = event["pickup"]["pile"]
+            self._table_violation(hand, Violation(
+                "wrong-pickup", TEAM_NAMES.index(pile),
+                f"trick {trick} went to {pile}'s pile, but {SEAT_NAMES[winner]} ({TEAM_NAMES[team_of(winner)]}) "
+                f"won it", trick=trick, evidence=tuple(event["pickup"].get("evidence", ())),
+                params=(("pile", pile), ("winner", SEAT_NAMES[winner]))))
+        for result in self.game.results[results:]:
+            self._out.append(Output("score", {"hand": result.details(),
+                                              "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]},
+                                              "winner": TEAM_NAMES[self.game.winner]
+                                              if self.game.winner is not None else None}))
+            self._hand_over()
+        return found
+
+    def _hand_over(self) -> None:
+        self.deal_watch.dealer = self.game.next_dealer
+        self.deal_watch.mode = "idle"
+        self._new_hand()
+
+    def _new_hand(self) -> None:
+        """Every part forgets the hand's cards."""
+        self.deal_watch.new_hand()
+        self.play_watch.new_hand()
+
+    def _table_violation(self, hand: int, v: Violation) -> None:
+        self.table_violations.append((hand, v))
+        self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
+
+    def _file_conflict(self, proposal: Ask) -> Conflict:
+        c = proposal.conflict
+        c.id = len(self.conflicts) + 1
+        if c.hand is None:
+            c.hand = self.game.hand_number
+        self.conflicts.append(c)
+        if c.blocking:
+            self._blocking.add(c.id)
+        self._out.append(Output("conflict", c.as_dict()))
+        return c
+
+    def _settle_conflict(self, proposal: Settle) -> None:
+        c = proposal.conflict
+        c.status = proposal.status
+        self._blocking.discard(c.id)
+        self._out.append(Output("resolved", {"id": c.id, "status": proposal.status, "how": proposal.how}))
+
+    def _notice(self, proposal: Notice) -> None:
+        self._out.append(Output("notice", {"message": proposal.message}))
+
+    def _flag(self, proposal: Flag) -> None:
+        self._out.append(Output("violation", {"hand": self.game.hand_number, **proposal.violation.as_dict()}))
+
+    # -- the screen -------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        return snapshot(self.game, self.mode, self.dealer, self.n_obs, self.violations(), self.conflicts,
+                        self.play_watch.cards.items, self.sensors)
+
+
+def _misdeal_violation(data: dict[str, Any]) -> Violation:
+    return Violation("misdeal", parse_seat(data["seat"]), data["message"], evidence=tuple(data.get("evidence", ())),
+                     params=tuple(data.get("params", {}).items()))
