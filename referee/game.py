@@ -1,6 +1,11 @@
 """A whole game replayed from its events: deals, auctions, declarations, plays,
 corrections and penalties, into per-hand results, totals and a winner.
 
+(Over 500 lines on purpose: ``Game.apply`` is the one place where every event
+type of the record meets the engine's parts; each event's method is short,
+and splitting them across modules would hide the order a record is replayed
+in, which is what a reader of this module comes for.)
+
 :class:`Game` is the one place where the rules engine's parts meet (auction,
 declarations, :class:`referee.play.HandPlay`, scoring). It is pure and
 deterministic: the same events always give the same state, so a record can be

@@ -1,5 +1,10 @@
 """The play of one hand: legal cards, trick winners, play violations, card points.
 
+(Over 500 lines on purpose: this is one concept, the hand's play state, and
+its legal-card test is the engine's hot path, asked millions of times by the
+benchmark and the solver; kept in one module so a reader sees every rule of
+play and its options side by side.)
+
 Cards are ints 0-31 and hands are int bit masks (:mod:`referee.cards`); the
 trump mode is an int 0-5 (:mod:`referee.trump_tables`). A legal-card question is a
 handful of ``&`` on ints against tables built at import, so a referee can ask

@@ -1,5 +1,9 @@
 """A table seen by a camera, rendered: the video the tests, the benchmark and the demo run on.
 
+(Over 500 lines on purpose: the scene, its script of plays and pickups, the
+camera and the compositing are one picture-making pipeline whose parts share
+the table's geometry; apart, each would need the others to be read.)
+
 A real table cannot sit in CI, so the pipeline is exercised on video made the
 way a camera would see one: card faces (drawn or cut from real photos) warped
 onto a textured cloth through a perspective view of the table, under uneven
