@@ -89,12 +89,19 @@ def boxes(page) -> list[dict]:
 
 
 def save_shot(page, name: str, size=(960, 540)) -> None:
-    """A README picture, small: scaled down and reduced to 256 colours (alpha kept)."""
+    """A README picture, small: scaled down, over a grey checkerboard where the page is
+    transparent (as an editor shows it), reduced to 256 colours."""
     if not SHOTS:
         return
     shot = Image.open(io.BytesIO(page.screenshot(omit_background=True))).convert("RGBA").resize(size, Image.LANCZOS)
+    board = Image.new("RGBA", size, (58, 58, 58, 255))
+    for y in range(0, size[1], 12):
+        for x in range(0, size[0], 12):
+            if (x // 12 + y // 12) % 2:
+                board.paste((72, 72, 72, 255), (x, y, x + 12, y + 12))
+    board.alpha_composite(shot)
     Path(SHOTS).mkdir(parents=True, exist_ok=True)
-    shot.quantize(256, method=Image.Quantize.FASTOCTREE).save(Path(SHOTS) / f"{name}.png", optimize=True)
+    board.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT).save(Path(SHOTS) / f"{name}.png", optimize=True)
 
 
 def test_the_trick_tells_its_story_and_a_correction_moves_nothing(browser, server):
@@ -123,10 +130,10 @@ def test_the_trick_tells_its_story_and_a_correction_moves_nothing(browser, serve
     assert "held" not in venue.locator(".banner").inner_text()
     expect(page.locator(".tslot-E")).to_have_class(re.compile(r"\bwinning\b"))
     expect(page.locator("#par-value")).not_to_be_empty()
+    page.wait_for_timeout(1300)                       # the slide-ins and the counts have ended
     save_shot(page, "overlay-violation")
 
     # The referee fixes it (North had played the nine of spades): it changes in place.
-    page.wait_for_timeout(1200)                       # the slide-in and the score counts have ended
     page.evaluate("document.querySelector('.tslot-E .ocard').dataset.kept = 'yes'")
     before = boxes(page)
     state = SSE(f"{server.base}/stream/t1?feed=venue").wait_for(lambda s: len(s["trick"]["cards"]) == 2)

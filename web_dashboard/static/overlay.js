@@ -130,7 +130,8 @@ function renderBug(state) {
   const contract = hand.contract ? contractText(hand) : T("status_" + (state.status || "waiting"));
   replaceChildren("contract", contract);
   replaceChildren("counter-badge", counterText(hand.contract));
-  replaceChildren("strip-contract", contract, hand.contract && hand.contract.counter > 1 ? " " + counterText(hand.contract) : "");
+  replaceChildren("strip-contract", contract, hand.contract && hand.contract.counter > 1 ? " " + counterText(hand.contract) : "",
+    el("small", {}, [hand.number ? `${T("hand")} ${hand.number}` : "", hand.dealer ? T("dealer_is", { name: seats[hand.dealer] || T("seat_" + hand.dealer) }) : ""].filter(Boolean).join(" · ")));
   const points = state.points;
   replaceChildren("counter", state.tricks && state.status === "play" ? `${T("tricks")} ${state.tricks.NS ?? 0}–${state.tricks.EW ?? 0}` +
     (points ? ` · ${T("points")} ${points.NS}–${points.EW}` : "") : "");
@@ -174,7 +175,9 @@ function renderAnalysis(state) {
     setCount(byId("chance-value"), pct);
     byId("chance-bar").style.width = pct + "%";
   }
-  replaceChildren("strip-chance", chance ? `${T("chance_label", { team: T("team_" + chance.takers), contract: call })} ${Math.round(chance.chance * 100)}%` : "");
+  replaceChildren("strip-chance", chance ? [T("chance_label", { team: T("team_" + chance.takers), contract: call }), " ",
+    el("b", {}, `${Math.round(chance.chance * 100)}%`)] : "",
+    par && par.par ? el("div", {}, `${T("par")} ${T("team_NS")} ${par.par.NS} · ${T("team_EW")} ${par.par.EW}`) : "");
   const parBox = byId("par");
   if (!parBox) return;
   parBox.hidden = !par;
@@ -242,7 +245,8 @@ function renderTrick(state) {
     else if (have.dataset.card !== want.card) box.replaceChildren(faceNode(want.card, live && MOTION ? "fixed" : ""));   // a correction
     if (want) setMark(box.firstElementChild, markOf(par, want.played));
     slot.classList.toggle("winning", !!want && shown.winning === seat);
-    slot.querySelector(".tlabel").textContent = seatName(state, seat) || T("seat_" + seat);
+    const name = seatName(state, seat);
+    slot.querySelector(".tlabel").textContent = name ? `${seat} · ${name}` : T("seat_" + seat);
   }
   area.classList.toggle("done", shown.done);
   if (shown.done && MOTION && area.dataset.watched && shown.winning) area.classList.add("folding", "won-" + shown.winning);
