@@ -254,3 +254,34 @@ def test_the_desk_sets_the_look_and_cues_the_last_trick(browser, server):
     save_shot(page, "overlay-full")
     assert errors == [] and page_errors == []
     context.close()
+
+
+def test_motion_is_css_and_motion_off_stops_it(browser, server):
+    """Last in this module: it ends the trick. Cards slide in, the trick folds to its
+    winner and the scores count, in CSS; with motion=off nothing moves."""
+    moving, errors = overlay(browser, server, "feed=broadcast")
+    still, _ = overlay(browser, server, "feed=broadcast&motion=off")
+    for page in (moving, still):
+        expect(page.locator(".tslot-W [data-card='Ks']")).to_be_visible()
+    play(server, "S", "Ts")                  # the ten takes the trick: it folds towards South
+    time.sleep(1.2)                          # the last card settles (the referee waits 1 s), then the pickup
+    console(server, "t1/cards", {"pickup": True})
+    for page in (moving, still):
+        expect(page.locator(".tslot-S [data-card='Ts']")).to_be_visible()
+        expect(page.locator("#trick")).to_have_class(re.compile(r"\bdone\b"))
+    expect(moving.locator("#trick")).to_have_class(re.compile(r"\bfolding\b.*\bwon-S\b|\bwon-S\b.*\bfolding\b"))
+    expect(still.locator("#trick")).not_to_have_class(re.compile(r"\bfolding\b"))
+    style = "([sel, prop]) => getComputedStyle(document.querySelector(sel))[prop]"
+    assert moving.evaluate(style, [".tslot-S .ocard", "animationName"]) == "card-in, fold"   # slides in, then folds
+    assert moving.evaluate(style, [".tslot-E .ocard", "animationName"]) == "fold"
+    assert moving.evaluate(style, ["#total-NS", "transitionDuration"]) == "1.2s"
+    assert still.evaluate(style, [".tslot-S .ocard", "animationName"]) == "none"
+    assert still.evaluate(style, ["#total-NS", "transitionDuration"]) == "0s"
+    expect(still.locator(".tslot-S")).to_have_class(re.compile(r"\bwinning\b"))
+    # the last trick on demand, from the browser source itself (OBS's "interact": L)
+    still.keyboard.press("l")
+    expect(still.locator("#last-trick")).to_be_visible()
+    expect(still.locator("#last-trick-cards .played")).to_have_count(4)
+    expect(still.locator("#last-trick-cards .winner [data-card='Ts']")).to_be_visible()
+    expect(moving.locator(".tslot-S .ocard")).to_have_css("opacity", "0", timeout=5000)   # folded away
+    assert errors == []
