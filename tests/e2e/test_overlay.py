@@ -251,6 +251,7 @@ def test_the_desk_sets_the_look_and_cues_the_last_trick(browser, server):
     page.wait_for_function("document.querySelector('.backdrop').naturalWidth > 0", timeout=60000)
     clip = Image.open(io.BytesIO(urllib.request.urlopen(f"{server.base}/overlay-preview.webp").read()))
     assert clip.n_frames > 20 and clip.is_animated
+    page.wait_for_timeout(600)                      # the last trick has risen into place
     save_shot(page, "overlay-full")
     assert errors == [] and page_errors == []
     context.close()
