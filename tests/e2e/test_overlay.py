@@ -169,6 +169,12 @@ def test_every_layout_fits_inside_the_safe_area_on_a_transparent_page_at_three_s
             for box in shown:           # inside the title-safe area: 5% in from every edge
                 assert box["x"] >= 96 * scale - 1 and box["right"] <= (1920 - 96) * scale + 1, (layout, width, box)
                 assert box["y"] >= 54 * scale - 1 and box["bottom"] <= (1080 - 54) * scale + 1, (layout, width, box)
+            panels = [b for b in shown if "tslot" not in b["id"]]
+            for i, a in enumerate(panels):     # and no box covers another
+                for b in panels[i + 1:]:
+                    apart = a["right"] <= b["x"] + 1 or b["right"] <= a["x"] + 1 or \
+                        a["bottom"] <= b["y"] + 1 or b["bottom"] <= a["y"] + 1
+                    assert apart, (layout, width, a, b)
             cards_outside = page.evaluate("""() => [...document.querySelectorAll('.box .ocard')].filter((c) => {
                 if (!c.getClientRects().length) return false;
                 const r = c.getBoundingClientRect(), b = c.closest('.box').getBoundingClientRect();
