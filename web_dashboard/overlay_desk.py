@@ -31,12 +31,11 @@ from flask import Blueprint, abort, jsonify, render_template, request, send_file
 from .auth import api_guard, csrf_token, may_read, may_referee, page_guard
 from .board import Dashboard, dashboard
 from .looks import MAX_PICTURE, SEATS, LookError, Looks
+from .pages import LAYOUTS
 from .preview_clip import preview_clip as make_preview
 
 overlay_desk = Blueprint("overlay_desk", __name__)
 
-#: The overlay's layouts, as the desk lists them (``pages.LAYOUTS`` is what the page accepts).
-LAYOUT_NAMES = ("full", "scorebug", "hands", "trick", "lower-third")
 MIME = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}
 
 
@@ -71,7 +70,7 @@ def desk(table_id: str) -> Any:
         abort(403, f"this session does not referee table {table_id!r}")
     table = dashboard().room.get(table_id)
     return render_template("overlay_desk.html", table=table, look=looks(dashboard()).get(table_id),
-                           layouts=LAYOUT_NAMES, seats=SEATS, csrf=csrf_token())
+                           layouts=LAYOUTS, seats=SEATS, csrf=csrf_token())
 
 
 @overlay_desk.post("/api/tables/<table_id>/look")
