@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from referee.play import trick_winner
 from referee.cards import parse_card
+from referee.play import trick_winner
 from referee.seats import SEAT_NAMES, turn_order
 from referee.tables import parse_trump, points_table
 
