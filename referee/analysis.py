@@ -97,7 +97,10 @@ def outcome_dict(outcome: Outcome) -> dict[str, Any]:
 # --- replaying a record, position by position ------------------------------------------
 
 @dataclass
-class _HandRecord:
+class HandRecord:
+    """One hand of a record as the analysis replays it: the position before each card
+    played, and that card (None at the last position of a record that stops mid-hand)."""
+
     number: int
     contract: Contract
     options: Options
@@ -123,14 +126,15 @@ def effective_events(events: list[dict]) -> list[dict]:
     return out
 
 
-def _hands_played(events: list[dict]) -> Iterator[_HandRecord]:
-    """Every hand of the record that reached the play with its four hands known."""
+def hands_played(events: list[dict]) -> Iterator[HandRecord]:
+    """Every hand of the record (corrections applied: :func:`effective_events`) that
+    reached the play with its four hands known."""
     game = Game(events[0])
-    current: Optional[_HandRecord] = None
+    current: Optional[HandRecord] = None
 
-    def started() -> _HandRecord:
+    def started() -> HandRecord:
         if current is None or current.number != game.hand_number:
-            return _HandRecord(game.hand_number, game.contract, game.options, [], [], False)
+            return HandRecord(game.hand_number, game.contract, game.options, [], [], False)
         return current
 
     for event in events[1:]:
@@ -171,13 +175,13 @@ def analyse_game(events: list[dict], hands: Optional[Iterable[int]] = None, posi
     that card (the hands no longer add up after it).
     """
     wanted = None if hands is None else set(hands)
-    for record in _hands_played(effective_events(events)):
+    for record in hands_played(effective_events(events)):
         if wanted is not None and record.number not in wanted:
             continue
         yield _analyse_hand(record, position, engine, progress)
 
 
-def _analyse_hand(record: _HandRecord, position: Optional[int], engine: Optional[str],
+def _analyse_hand(record: HandRecord, position: Optional[int], engine: Optional[str],
                   progress: Optional[Callable[[int, int, int], None]]) -> HandAnalysis:
     out = HandAnalysis(record.number, record.contract, record.options, belote=record.belote,
                        declarations=record.declarations, finished=record.finished)
@@ -206,7 +210,7 @@ def _analyse_hand(record: _HandRecord, position: Optional[int], engine: Optional
             if value is None:                            # an illegal card: its value all the same
                 after = state.copy()
                 after.play(card)
-                value = solver.par(after) if not after.done else _final(after)
+                value = solver.par(after) if not after.done else final_outcome(after)
             entry.card, entry.value = card, value
             entry.cost = solver.capot_scale(par, team) - solver.capot_scale(value, team)
         out.positions.append(entry)
@@ -215,7 +219,8 @@ def _analyse_hand(record: _HandRecord, position: Optional[int], engine: Optional
     return out
 
 
-def _final(play: HandPlay) -> Outcome:
+def final_outcome(play: HandPlay) -> Outcome:
+    """The result of a hand played to its end: the card points each side took, the capot."""
     ns, ew = play.card_points
     return Outcome(ns, ew, play.capot)
 

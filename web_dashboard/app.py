@@ -14,7 +14,8 @@ from werkzeug.exceptions import HTTPException
 from .api import api
 from .auth import auth
 from .board import EXTENSION, Dashboard
-from .i18n import LANGUAGES, STRINGS, pick_language, t
+from .i18n import LANGUAGES, STRINGS, card_label, pick_language, t
+from .overlay_desk import overlay_desk
 from .pages import pages
 from .scoresheets import scoresheets
 from .stream import stream
@@ -30,8 +31,9 @@ def create_app(board: Dashboard) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         JSON_SORT_KEYS=False,
     )
-    for blueprint in (auth, pages, stream, api, scoresheets):
+    for blueprint in (auth, pages, stream, api, scoresheets, overlay_desk):
         app.register_blueprint(blueprint)
+    app.add_template_filter(card_label)
 
     @app.before_request
     def _language() -> None:

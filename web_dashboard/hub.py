@@ -16,10 +16,23 @@ Event ids are ``<epoch>-<n>``: the epoch changes every time the server starts,
 so a browser that resumes against a restarted server gets a snapshot rather
 than changes numbered from another life.
 
+Two more things reach a table's feeds besides its states:
+
+- *notes*, the live analysis (par, win chance), computed by a worker thread
+  after the state they describe; a note is merged into the table's last state
+  and published as if the table had changed, so it takes the same road: cut per
+  feed by :mod:`web_dashboard.views`, and late by the broadcast delay (par is
+  worked out from the hidden hands);
+- the *overlay* settings (the look, a cue such as "show the last trick"): for
+  the producer, not about the game, so they reach the overlay feeds at once,
+  never delayed, and stay on every later view.
+
 Threading: every method here runs on one thread (the web server's event loop);
 sensors and console actions on other threads hand their snapshots over through
-:meth:`Hub.submit`, which goes through the ``call_soon_threadsafe`` given to
-the hub. This keeps the hub free of locks and easy to test.
+:meth:`Hub.submit` (and the analysis its notes through :meth:`Hub.note`), which
+go through the ``call_soon_threadsafe`` given to the hub. This keeps the hub
+free of locks and easy to test. ``listeners`` are told of each state as it is
+submitted, on the submitting thread (the analysis worker's wake-up).
 """
 
 from __future__ import annotations
@@ -155,6 +168,9 @@ class Channel:
     """The three feeds of one table. The broadcast feed gets each view
     ``delay`` seconds late (a stream must not show hidden hands live)."""
 
+    #: the feeds an overlay reads (they carry the overlay settings)
+    OVERLAY_FEEDS = ("broadcast", "venue")
+
     def __init__(self, table_id: str, epoch: str, delay: float,
                  call_later: Callable[[float, Callable[[], None]], Any], **feed_args: Any):
         self.table_id = table_id
@@ -162,15 +178,37 @@ class Channel:
         self.call_later = call_later
         self.feeds = {name: Feed(name, epoch, **feed_args) for name in FEEDS}
         self.feeds["broadcast"].view = view_for("broadcast", None, delay)
+        self.snapshot: Optional[dict] = None     # the table's last state
+        self.notes: dict = {}                    # the analysis' fields, merged into each state
+        self.overlay: Optional[dict] = None      # the overlay's look and cues
 
     def publish(self, snapshot: dict) -> None:
-        self.feeds["referee"].update(view_for("referee", snapshot))
-        self.feeds["venue"].update(view_for("venue", snapshot))
-        delayed = view_for("broadcast", snapshot, self.delay)
+        self.snapshot = snapshot
+        state = {**snapshot, **self.notes} if self.notes else snapshot
+        self.feeds["referee"].update(view_for("referee", state))
+        self._show("venue", view_for("venue", state))
+        delayed = view_for("broadcast", state, self.delay)
         if self.delay > 0:
-            self.call_later(self.delay, lambda: self.feeds["broadcast"].update(delayed))
+            self.call_later(self.delay, lambda: self._show("broadcast", delayed))
         else:
-            self.feeds["broadcast"].update(delayed)
+            self._show("broadcast", delayed)
+
+    def note(self, fields: dict) -> None:
+        """Merge the analysis' ``fields`` into the table's state and publish it again."""
+        self.notes.update(fields)
+        if self.snapshot is not None:
+            self.publish(self.snapshot)
+
+    def set_overlay(self, overlay: dict) -> None:
+        """New overlay settings, on the overlay feeds at once (not delayed)."""
+        self.overlay = overlay
+        for name in self.OVERLAY_FEEDS:
+            self._show(name, self.feeds[name].view)
+
+    def _show(self, name: str, view: dict) -> None:
+        if self.overlay is not None:
+            view = {**view, "overlay": self.overlay}
+        self.feeds[name].update(view)
 
 
 class Hub:
@@ -194,6 +232,8 @@ class Hub:
         self.club = Feed("club", self.epoch, **self.feed_args)
         self.summaries: dict[str, dict] = {}
         self.finished: list[dict] = []       # finished games' lines (the archive)
+        #: told ``(table_id, snapshot, version)`` of each state submitted, on the submitting thread
+        self.listeners: list[Callable[[str, dict, int], None]] = []
 
     def channel(self, table_id: str) -> Channel:
         if table_id not in self.channels:
@@ -206,6 +246,16 @@ class Hub:
         Two threads may hand over their states in the other order than they
         made them: an older version arriving late is dropped."""
         self.call_soon_threadsafe(lambda: self._publish(table_id, snapshot, version))
+        for listener in self.listeners:
+            listener(table_id, snapshot, version)
+
+    def note(self, table_id: str, fields: dict) -> None:
+        """Analysis fields for a table's state (``par``, ``win_chance``); callable from any thread."""
+        self.call_soon_threadsafe(lambda: self.channel(table_id).note(fields))
+
+    def set_overlay(self, table_id: str, overlay: dict) -> None:
+        """A table's overlay settings (look, cues); callable from any thread."""
+        self.call_soon_threadsafe(lambda: self.channel(table_id).set_overlay(overlay))
 
     def _publish(self, table_id: str, snapshot: dict, version: int) -> None:
         if version <= self.versions.get(table_id, -1):

@@ -169,6 +169,54 @@ STRINGS: dict[str, dict[str, str]] = {
 }
 
 
+#: The overlay's, its desk's and the analysis page's words (kept apart: one place to find them).
+_OVERLAY_STRINGS = {
+    "en": {
+        "action_safe": "action safe", "title_safe": "title safe", "score_progress": "Score, hand by hand",
+        "par": "Par", "dealer_chip": "D", "dealer_is": "Dealer: {name}", "last_trick": "Last trick", "to_target": "to {n}",
+        "chance_label": "{team} make {contract}", "costly": "costliest: {seat}", "no_loss": "every card best so far",
+        "hand_not_read": "hand not read yet", "no_trick_yet": "no trick yet",
+        "overlay_desk": "Overlay desk", "look": "Look", "colour_accent": "Accent", "colour_panel": "Boxes",
+        "colour_text": "Text", "save": "Save", "logo": "Logo", "photos": "Players' photos", "remove": "Remove",
+        "show_last_trick": "Show the last trick", "layouts": "Layouts (preview)", "picture_hint":
+        "PNG, JPEG or WebP, 60 KiB at most.", "cues": "Cues",
+        "analysis": "Analysis", "analysis_intro": "Each card against double-dummy par: what it cost its side, "
+        "with all hands known and everyone playing best after it (?! 1–9 points, ? 10–29, ?? 30 or more).",
+        "losses": "Lost against par", "turning_card": "Turning card", "marked_cards": "Costly cards",
+        "analysis_none": "No hand with its four hands known: nothing to analyse.", "analysing":
+        "Being analysed: this page fills in by itself.", "fate_made->failed": "the contract was going to be made: "
+        "now it fails", "fate_failed->made": "the contract was going down: now it is made",
+    },
+    "fr": {
+        "action_safe": "zone d'action", "title_safe": "zone de titre", "score_progress": "Score, donne par donne",
+        "par": "Par", "dealer_chip": "D", "dealer_is": "Donneur : {name}", "last_trick": "Dernier pli", "to_target": "en {n}",
+        "chance_label": "{team} font {contract}", "costly": "la plus chère : {seat}", "no_loss": "jusqu'ici, que des meilleures cartes",
+        "hand_not_read": "main pas encore lue", "no_trick_yet": "pas encore de pli",
+        "overlay_desk": "Régie de l'incrustation", "look": "Apparence", "colour_accent": "Accent", "colour_panel": "Cadres",
+        "colour_text": "Texte", "save": "Enregistrer", "logo": "Logo", "photos": "Photos des joueurs", "remove": "Retirer",
+        "show_last_trick": "Montrer le dernier pli", "layouts": "Mises en page (aperçu)", "picture_hint":
+        "PNG, JPEG ou WebP, 60 Kio au plus.", "cues": "Commandes",
+        "analysis": "Analyse", "analysis_intro": "Chaque carte face au par à cartes ouvertes : ce qu'elle a coûté à son camp, "
+        "toutes les mains connues et chacun jouant au mieux ensuite (?! 1 à 9 points, ? 10 à 29, ?? 30 ou plus).",
+        "losses": "Perdu face au par", "turning_card": "Carte décisive", "marked_cards": "Cartes coûteuses",
+        "analysis_none": "Aucune donne dont les quatre mains sont connues : rien à analyser.", "analysing":
+        "Analyse en cours : cette page se complète d'elle-même.", "fate_made->failed": "le contrat allait passer : "
+        "il chute", "fate_failed->made": "le contrat allait chuter : il passe",
+    },
+}
+for _lang, _words in _OVERLAY_STRINGS.items():
+    STRINGS[_lang].update(_words)
+
+_SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+
+def card_label(card: str, lang: str) -> str:
+    """A card as the pages show it (``feed.js``'s ``cardLabel``): ``10♥``, and in French V, D, R."""
+    rank, suit = card[:-1], card[-1:]
+    rank = "10" if rank == "T" else {"J": "V", "Q": "D", "K": "R"}.get(rank, rank) if lang == "fr" else rank
+    return rank + _SUIT_SYMBOLS.get(suit, suit)
+
+
 def pick_language(requested: str | None, accept: str | None) -> str:
     """``?lang=`` or the cookie first, then the browser's languages, else French (a French game)."""
     if requested in LANGUAGES:

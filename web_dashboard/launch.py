@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from .accounts import Accounts
+from .analyst import Analyst
 from .app import create_app
 from .board import Dashboard
+from .overlay_desk import publish_looks
 from .scoresheets import finished_games
 from .server import gevent_hub, serve
 from .startup import say
@@ -64,7 +66,9 @@ def launch(settings: Settings, add_tables: Callable[..., list]) -> int:
                       instance=settings.instance, public=settings.public)
     board.games.mkdir(parents=True, exist_ok=True)
     app = create_app(board)
-    stoppers = add_tables(board) + [board.room.start_clock()]
+    stop_analysis = Analyst(board.room, board.hub).start()      # before the tables: it hears their first state
+    stoppers = add_tables(board) + [board.room.start_clock(), stop_analysis]
+    publish_looks(board)
     board.hub.finished = [g for g in finished_games(board.games, {t.game_id for t in board.room}) if not g.get("error")]
 
     def ready(port: int) -> None:

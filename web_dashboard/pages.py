@@ -15,7 +15,8 @@ from .views import FEEDS
 
 pages = Blueprint("pages", __name__)
 
-LAYOUTS = ("full", "scorebug", "hands")
+#: The overlay's layouts (docs/dashboard.md); a bookmarked name keeps working.
+LAYOUTS = ("full", "scorebug", "hands", "trick", "lower-third")
 
 
 def _table_or_404(table_id: str) -> Any:
@@ -61,16 +62,21 @@ def overlay(table_id: str) -> Any:
     layout = request.args.get("layout", "full")
     if layout not in LAYOUTS:
         abort(400, f"layout must be one of {', '.join(LAYOUTS)}")
-    try:
-        scale = float(request.args.get("scale", "1"))
-    except ValueError:
-        abort(400, "scale must be a number such as 0.75")
-    if not 0.25 <= scale <= 4:
-        abort(400, "scale must be between 0.25 and 4")
+    scale = None                     # fit the browser source, whatever its size
+    if request.args.get("scale"):
+        try:
+            scale = float(request.args["scale"])
+        except ValueError:
+            abort(400, "scale must be a number such as 0.75 (or leave it out: the overlay fits its window)")
+        if not 0.25 <= scale <= 4:
+            abort(400, "scale must be between 0.25 and 4")
+    motion = request.args.get("motion", "on")
+    if motion not in ("on", "off"):
+        abort(400, "motion must be on or off")
     if not may_read(table_id, feed):
         abort(403, f"this overlay needs a {feed} token for table {table_id!r} (?token=...)")
     return render_template("overlay.html", table=table, feed=feed, layout=layout, scale=scale,
-                           preview=request.args.get("preview") in ("1", "true", "yes"),
+                           preview=request.args.get("preview") in ("1", "true", "yes"), motion=motion == "on",
                            token=request.args.get("token", ""))
 
 

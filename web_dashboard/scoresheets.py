@@ -23,6 +23,7 @@ from referee.scoresheet import Scoresheet
 from referee.store import EventStore, StoreError
 
 from .board import dashboard
+from .game_analysis import game_analysis
 from .state import from_game
 
 scoresheets = Blueprint("scoresheets", __name__)
@@ -128,6 +129,14 @@ def replay(game_id: str) -> Any:
     if table is not None or not game.over:
         abort(403, "a game is replayed card by card only once it is over")
     return jsonify(states=replay_states(game))
+
+
+@scoresheets.route("/scoresheet/<game_id>/analysis")
+def analysis(game_id: str) -> Any:
+    record, table = _record(game_id)
+    game = Game.from_events(record)
+    return render_template("sheet_analysis.html", game_id=game_id, game=game, table=table,
+                           info=summary(game_id, game), hands=game_analysis(game_id, record))
 
 
 @scoresheets.route("/scoresheets")

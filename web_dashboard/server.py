@@ -29,6 +29,14 @@ def gevent_hub(**settings: Any) -> Hub:
                event_factory=gevent.event.Event, **settings)
 
 
+def off_loop(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in gevent's thread pool: the loop (every stream) keeps being
+    served meanwhile, and the calling request waits for the result."""
+    import gevent
+
+    return gevent.get_hub().threadpool.apply(fn, args)
+
+
 def serve(app: Any, host: str, port: int, on_ready: Optional[Callable[[int], None]] = None) -> None:
     """Serve ``app`` until SIGINT or SIGTERM. ``on_ready(port)`` runs once listening
     (``port`` 0 picks a free one)."""

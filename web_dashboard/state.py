@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from referee.cards import parse_card
+from referee.play import trick_winner
 from referee.seats import SEAT_NAMES, turn_order
-from referee.trump_tables import points_table
+from referee.trump_tables import parse_trump, points_table
 
 STATUS = {"deal": "hand-over", "auction": "auction", "play": "play", "over": "game-over"}
 
@@ -28,8 +30,15 @@ def _trick_seats(leader: Optional[str], count: int, clockwise: bool) -> list[str
     return [SEAT_NAMES[s] for s in turn_order(first, clockwise)][:count]
 
 
+def _winning(trump: Optional[str], seats: list[str], cards: list[str]) -> Optional[str]:
+    """The seat whose card wins ``cards`` so far (None for an empty trick)."""
+    if not cards or not trump:
+        return None
+    return seats[trick_winner(parse_trump(trump), [parse_card(c) for c in cards])] or None
+
+
 def _current_trick(game: dict, clockwise: bool) -> dict:
-    """The trick on the table: its cards with who played them."""
+    """The trick on the table: its cards with who played them, and who is winning it."""
     done = game.get("tricks") or []
     cards = game.get("trick") or []
     if done:
@@ -39,7 +48,8 @@ def _current_trick(game: dict, clockwise: bool) -> dict:
         leader = SEAT_NAMES[turn_order(dealer, clockwise)[1]] if dealer is not None else None
     seats = _trick_seats(leader, len(cards), clockwise)
     return {"number": len(done) + 1 if cards or game.get("to_play") else len(done),
-            "leader": leader, "cards": [{"seat": s, "card": c} for s, c in zip(seats, cards)]}
+            "leader": leader, "cards": [{"seat": s, "card": c} for s, c in zip(seats, cards)],
+            "winning": _winning(game.get("trump"), seats, cards)}
 
 
 def _last_trick(game: dict, clockwise: bool) -> Optional[dict]:
@@ -69,7 +79,7 @@ def from_game(game: dict, clockwise: bool = False) -> dict:
         "status": "waiting" if phase == "deal" and not game.get("hands") else STATUS.get(phase, phase),
         "to_play": game.get("to_play") if phase == "play" else auction.get("to_speak") if phase == "auction" else None,
         "hand": {"number": game.get("hand_number"), "dealer": game.get("dealer"), "turned": game.get("turned"),
-                 "contract": game.get("contract"), "auction": auction.get("calls", []),
+                 "contract": game.get("contract"), "trump": game.get("trump"), "auction": auction.get("calls", []),
                  "declarations": game.get("declarations", [])} if in_hand else
                 {"number": game.get("hand_number"), "dealer": game.get("next_dealer"), "contract": None, "auction": []},
         "trick": _current_trick(game, clockwise) if phase == "play" else {"number": 0, "cards": []},

@@ -4,9 +4,13 @@
 - ``venue``: live, never any hidden information (the room's screen, a public
   overlay). Built from a *whitelist*: a field the table referee adds later is
   not shown to the room until someone decides here that it is public.
-- ``broadcast``: the venue view plus the players' hands and the violations'
-  full explanations, sent ``delay`` seconds late (a stream's viewers must not
-  be able to tell a player at the table what their opponents hold).
+- ``broadcast``: the venue view plus the players' hands, the par (worked out
+  from the hands), and the violations' full explanations with their camera
+  picture, sent ``delay`` seconds late (a stream's viewers must not be able to
+  tell a player at the table what their opponents hold).
+
+The win chance is public: it is computed from the record with every hand
+taken out (:func:`web_dashboard.analyst.public_record`).
 
 A violation's explanation can name a card still in a hand ("W held ♥7 but did
 not trump"), so the venue only gets its rule, seat and the card played, and
@@ -21,10 +25,12 @@ FEEDS = ("referee", "broadcast", "venue")
 
 #: Top-level fields any feed may show.
 PUBLIC_FIELDS = ("table", "status", "hand", "trick", "last_trick", "tricks", "points", "score",
-                 "history", "to_play", "hand_sizes", "sensors_ok", "game", "winner")
+                 "history", "to_play", "hand_sizes", "sensors_ok", "game", "winner", "win_chance")
+#: Top-level fields only the broadcast adds (they show or follow from the hidden hands).
+BROADCAST_FIELDS = ("hands", "par")
 #: Inside ``hand``: what the room may see (the auction and contract are said aloud).
-PUBLIC_HAND_FIELDS = ("number", "dealer", "turned", "contract", "auction", "declarations", "belote",
-                      "result")
+PUBLIC_HAND_FIELDS = ("number", "dealer", "turned", "contract", "trump", "auction", "declarations",
+                      "belote", "result")
 #: Inside a violation: what the room may see.
 PUBLIC_VIOLATION_FIELDS = ("id", "rule", "seat", "card", "trick", "hand", "call", "status")
 
@@ -52,14 +58,22 @@ def view_for(feed: str, state: Optional[dict], delay: float = 0.0) -> dict:
                                                 for d in view["hand"]["declarations"]]
             view["violations"] = [_pick(v, PUBLIC_VIOLATION_FIELDS) for v in violations]
         else:
-            view["violations"] = [{k: v for k, v in violation.items() if k not in ("evidence", "thumbnail")}
-                                  for violation in violations]
-            if "hands" in state:
-                view["hands"] = state["hands"]
+            view["violations"] = [_broadcast_violation(v) for v in violations]
+            view.update(_pick(state, BROADCAST_FIELDS))
     view["feed"] = feed
     if feed == "broadcast":
         view["delay"] = delay
     return view
+
+
+def _broadcast_violation(violation: dict) -> dict:
+    """A violation with its explanation and, instead of the referee's thumbnail
+    address, the picture's name under ``camera`` (the overlay fetches it with its
+    broadcast token: ``/overlay/<table>/camera/<name>``)."""
+    out = {k: v for k, v in violation.items() if k not in ("evidence", "thumbnail")}
+    if violation.get("thumbnail"):
+        out["camera"] = violation["thumbnail"].rsplit("/", 1)[-1]
+    return out
 
 
 def _team_name(seats: dict, team: str) -> str:

@@ -39,11 +39,13 @@ def test_no_hidden_card_reaches_the_venue_stream_or_the_pages(demo):
     hidden = {card for cards in state["hands"].values() for card in cards}
     assert len(hidden) >= 8
     raw_venue = "".join(venue.raw)          # everything the venue stream sent so far, as sent
-    assert '"hands"' not in raw_venue
+    assert '"hands"' not in raw_venue and '"par"' not in raw_venue       # par follows from the hands
     leaked = sorted(card for card in hidden if f'"{card}"' in raw_venue)
     assert leaked == [], f"the venue stream carried cards still held: {leaked}"
     assert venue.state["trick"] or venue.state["last_trick"]      # the played cards do reach the room
-    for page in ("/table/t1", "/overlay/t1?feed=venue", "/club"):
+    venue.wait_for(lambda s: (s.get("win_chance") or {}).get("takers"), timeout=30)   # from the public view
+    layouts = ("full", "scorebug", "hands", "trick", "lower-third")
+    for page in ("/table/t1", "/club", *(f"/overlay/t1?feed=venue&layout={layout}" for layout in layouts)):
         html = urllib.request.urlopen(demo.base + page).read().decode()
         assert not [c for c in hidden if re.search(rf"\b{c}\b", html)], page
     venue.close()

@@ -68,3 +68,36 @@ def test_archive_and_replay_of_a_finished_game(client, finished_record):
     assert client.get("/scoresheet/t1-1/replay.json").status_code == 403
     missing = client.get("/scoresheet/nope")
     assert missing.status_code == 404 and "/scoresheets" in missing.get_data(as_text=True)
+
+
+def test_analysis_page_marks_each_finished_hands_losses_and_turning_card(client, finished_record):
+    from referee.analysis import analyse_game, scoresheet_analysis
+
+    page = client.get("/scoresheet/t9-1/analysis?lang=en")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    expected = scoresheet_analysis(analyse_game(finished_record))
+    assert expected and html.count('<tr class="') == len(expected)
+    for hand in expected:
+        row = html.split(f'data-hand="{hand["hand"]}"')[1].split("</tr>")[0]
+        assert f'data-team="NS">{hand["losses"]["NS"]}<' in row and f'data-team="EW">{hand["losses"]["EW"]}<' in row
+        if hand["turning"]:
+            assert f'data-card="{hand["turning"]["card"]}"' in row.split('class="l turning"')[1].split("</td>")[0]
+    assert f'id="losses-NS">{sum(h["losses"]["NS"] for h in expected)}<' in html
+    # the sheet links to it; a live game with no finished hand has nothing to show yet
+    assert 'href="/scoresheet/t9-1/analysis"' in client.get("/scoresheet/t9-1").get_data(as_text=True)
+    live = client.get("/scoresheet/t1-1/analysis?lang=en").get_data(as_text=True)
+    assert "nothing to analyse" in live
+
+
+def test_a_live_games_analysis_leaves_out_the_hand_being_played(tmp_path, finished_record):
+    """The sheet is public: the hand in play is still in the players' hands."""
+    deals = [i for i, e in enumerate(finished_record) if e["type"] == "deal"]
+    games = tmp_path / "games"
+    games.mkdir()
+    import_record(finished_record[:deals[1] + 12], games / "t1-1.sqlite").close()    # hand 2 part-played
+    hub = Hub(call_soon_threadsafe=lambda fn: fn(), call_later=lambda s, fn: None, event_factory=threading.Event)
+    board = Dashboard(accounts=Accounts(tmp_path / "dashboard.sqlite"), hub=hub, instance=tmp_path, public=True)
+    add_table(board, "t1", "Table 1", "ffb-contree", {})
+    html = create_app(board).test_client().get("/scoresheet/t1-1/analysis?lang=en").get_data(as_text=True)
+    assert 'data-hand="1"' in html and 'data-hand="2"' not in html
