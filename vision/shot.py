@@ -31,7 +31,8 @@ import cv2
 import numpy as np
 
 from .deck import AMBIGUOUS_ASPECT, FACE_SIZE, quad_aspect, warp_face
-from .locate import find_cards
+from .locate import find_cards, order_corners
+from .outline_fit import fit_lone_card
 
 #: Below this sharpness (variance of the Laplacian of the face at its own size
 #: in the frame) a shot is refused as blurred: a coarse check of gross blur
@@ -66,6 +67,16 @@ def enrolment_sample(frame_bgr: np.ndarray, index_points: Optional[np.ndarray] =
     if frame_bgr is None or frame_bgr.ndim != 3:
         return Refusal("not a colour image")
     quads = find_cards(frame_bgr)
+    gray = cv2.GaussianBlur(cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY), (0, 0), 1.0).astype(np.float32)
+    fitted = fit_lone_card(frame_bgr)
+    if fitted is not None:
+        # Outlines on the lone card (the card itself, or pips and a picture's
+        # frame found as "cards") are one card: the one whose sides lie best
+        # on edges stands for it, the fit along the card's own edges on a tie.
+        fitted = order_corners(fitted)
+        same = [q for q in quads if _overlapping(q, fitted)]
+        quads = [max([fitted] + same, key=lambda q: min(edge_support(gray, q)))] + \
+            [q for q in quads if not _overlapping(q, fitted)]
     if not quads:
         return Refusal("no whole card found: lay one card face up on the table, all four corners in view")
     if len(quads) > 1:
@@ -81,7 +92,6 @@ def enrolment_sample(frame_bgr: np.ndarray, index_points: Optional[np.ndarray] =
     if worst_corner_cos(quad) > MAX_CORNER_COS:
         return Refusal("the card's outline is skewed (its corners are not square): shoot from straight above, "
                        "the card apart from anything else", quad)
-    gray = cv2.GaussianBlur(cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY), (0, 0), 1.0).astype(np.float32)
     support = edge_support(gray, quad)
     if min(support) < MIN_EDGE_SUPPORT:
         return Refusal(f"one side of the card's outline is not on the card's edge ({min(support):.0%} of it is): "
@@ -107,6 +117,12 @@ def enrolment_sample(frame_bgr: np.ndarray, index_points: Optional[np.ndarray] =
         return Refusal(f"blurred (sharpness {sharp:.0f} < {MIN_SHARPNESS:.0f}): hold still and focus, then shoot again",
                        quad)
     return face
+
+
+def _overlapping(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether one of two outlines lies (mostly) within the other."""
+    inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
+    return inter >= 0.8 * min(cv2.contourArea(np.float32(a)), cv2.contourArea(np.float32(b)))
 
 
 def worst_corner_cos(quad: np.ndarray) -> float:
