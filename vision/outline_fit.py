@@ -27,6 +27,8 @@ from typing import Optional
 import cv2
 import numpy as np
 
+from .locate import order_corners
+
 #: Print: darker than its surroundings by this many grey levels (or this far in colour).
 _INK_DIP = 35.0
 _INK_CHROMA = 30.0
@@ -240,3 +242,60 @@ def _checked(quad: np.ndarray, size: tuple[int, int]) -> Optional[np.ndarray]:
     if quad[:, 0].min() < -2 or quad[:, 1].min() < -2 or quad[:, 0].max() > w + 1 or quad[:, 1].max() > h + 1:
         return None
     return quad
+
+
+def lone_card_outlines(image_bgr: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
+    """``quads`` (as ``find_cards`` found them) with the lone card's outline
+    made precise: where the picture holds one card's print, the outlines on
+    it (the card found a few pixels off, or its pips and picture frame found
+    as "cards") are one card, and the one whose sides lie best on edges,
+    ``fit_lone_card``'s on a tie, stands for it."""
+    fitted = fit_lone_card(image_bgr)
+    if fitted is None:
+        return quads
+    fitted = order_corners(fitted)
+    gray = cv2.GaussianBlur(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), (0, 0), 1.0).astype(np.float32)
+    same = [q for q in quads if _overlapping(q, fitted)]
+    best = max([fitted] + same, key=lambda q: min(edge_support(gray, q)))
+    return [best] + [q for q in quads if not _overlapping(q, fitted)]
+
+
+def _overlapping(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether one of two outlines lies (mostly) within the other."""
+    inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
+    return inter >= 0.8 * min(cv2.contourArea(np.float32(a)), cv2.contourArea(np.float32(b)))
+
+
+def edge_support(gray: np.ndarray, quad: np.ndarray, samples: int = 32) -> list[float]:
+    """Per side, the share of its length where the picture steps clearly in
+    brightness across it (within a few pixels): card against table. The step
+    needed is a third of the side's own strongest steps, at least 4 grey
+    levels: a white card on a light table still steps, a side running over
+    table or along the picture's edge does not."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    centre = q.mean(axis=0)
+    out = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        d = b - a
+        length = float(np.linalg.norm(d))
+        d /= max(length, 1e-6)
+        n = np.array([-d[1], d[0]])
+        if np.dot(n, centre - a) > 0:
+            n = -n
+        reach = max(3.0, 0.015 * length)
+        offsets = np.linspace(-reach, reach, 9)
+        t = np.linspace(0.08, 0.92, samples)
+        base = a[None, :] + (t * length)[:, None] * d[None, :]
+        pts = base[:, None, :] + offsets[None, :, None] * n[None, None, :]
+        inside = (pts[..., 0] >= 0) & (pts[..., 0] <= gray.shape[1] - 1) & \
+            (pts[..., 1] >= 0) & (pts[..., 1] <= gray.shape[0] - 1)
+        prof = cv2.remap(gray, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+        step = np.abs(prof[:, -3:].mean(axis=1) - prof[:, :3].mean(axis=1))
+        step[~inside.all(axis=1)] = 0.0
+        need = max(4.0, 0.33 * float(np.percentile(step, 90)))
+        out.append(float((step >= need).mean()))
+    return out
+
+
