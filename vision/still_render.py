@@ -188,6 +188,7 @@ def _table(name: str, size: tuple[int, int], rng: np.random.Generator) -> np.nda
     grain = cv2.resize(rng.normal(0, 1, (h // 16 + 1, w // 16 + 1)).astype(np.float32), (w, h),
                        interpolation=cv2.INTER_CUBIC)
     fine = np.empty((h, w), np.float32)
+    cv2.setRNGSeed(int(rng.integers(1 << 31)))          # OpenCV's noise is fast; seeded, it repeats
     cv2.randn(fine, 0, 1)
     if name == "wood":
         fine = cv2.resize(rng.normal(0, 1, (h, 6)).astype(np.float32), (w, h))
@@ -222,6 +223,7 @@ def _optics(canvas: np.ndarray, camera: Camera, rng: np.random.Generator) -> np.
     img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(*camera.blur)))
     sigma = rng.uniform(*camera.noise)
     grain = np.empty((h, w), np.float32)
+    cv2.setRNGSeed(int(rng.integers(1 << 31)))
     cv2.randn(grain, 0, sigma)
     colour = np.empty((h, w, 3), np.float32)
     cv2.randn(colour, (0, 0, 0), (sigma / 2,) * 3)
