@@ -248,15 +248,16 @@ def lone_card_outlines(image_bgr: np.ndarray, quads: list[np.ndarray]) -> list[n
     """``quads`` (as ``find_cards`` found them) with the lone card's outline
     made precise: where the picture holds one card's print, the outlines on
     it (the card found a few pixels off, or its pips and picture frame found
-    as "cards") are one card, and the one whose sides lie best on edges,
-    ``fit_lone_card``'s on a tie, stands for it."""
+    as "cards") are one card, and the one whose sides lie best on edges
+    stands for it (``find_cards``' on a tie: on a table that contrasts with
+    the card its outline is the more precise)."""
     fitted = fit_lone_card(image_bgr)
     if fitted is None:
         return quads
     fitted = order_corners(fitted)
     gray = cv2.GaussianBlur(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), (0, 0), 1.0).astype(np.float32)
     same = [q for q in quads if _overlapping(q, fitted)]
-    best = max([fitted] + same, key=lambda q: min(edge_support(gray, q)))
+    best = max(same + [fitted], key=lambda q: min(edge_support(gray, q)))
     return [best] + [q for q in quads if not _overlapping(q, fitted)]
 
 
