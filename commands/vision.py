@@ -78,8 +78,15 @@ def add_evaluate(sub) -> None:
     p.add_argument("--out", metavar="DIR", default="vision-evaluation",
                    help="where to write report.json, confusion PNGs and the enrolled deck")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="test on at most N photos per set")
-    p.add_argument("--rendered", type=int, default=2, metavar="K",
-                   help="overhead scenes rendered per card from real card photos (0: none)")
+    p.add_argument("--rendered", type=int, default=6, metavar="K",
+                   help="rendered protocols: K webcam shots per card, 3K French photos per set (0: none)")
+    p.add_argument("--rendered-decks", metavar="A,B", default=None,
+                   help="face sources to render (bidly-scans, cardcounter-cut, drawn-french; default all)")
+    p.add_argument("--rendered-sets", metavar="A,B", default=None,
+                   help="rendered sets (webcam-light-grey, webcam-beige, webcam-white, french-dark, french-green)")
+    p.add_argument("--halves", default="report", metavar="H",
+                   help="halves of the rendered sets: report, tune or report,tune (default report)")
+    p.add_argument("--no-real", action="store_true", help="rendered sets only (no real photo set)")
     p.add_argument("--bidly", metavar="DIR", default="default",
                    help="shared/datasets/bidly_deals (default: beside the default dataset, when --dataset is not given)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
@@ -90,8 +97,11 @@ def _evaluate(args: argparse.Namespace) -> int:
     from vision.evaluate import EvaluationError, format_table, run_evaluation
 
     try:
+        split = lambda v: v.split(",") if v else None                  # noqa: E731
         report = run_evaluation(args.dataset, args.out, limit=args.limit, rendered_per_card=args.rendered,
-                                progress=lambda m: print(m, file=sys.stderr, flush=True), bidly=args.bidly)
+                                progress=lambda m: print(m, file=sys.stderr, flush=True), bidly=args.bidly,
+                                real=not args.no_real, rendered_decks=split(args.rendered_decks),
+                                rendered_sets=split(args.rendered_sets), rendered_halves=split(args.halves))
     except EvaluationError as exc:
         return fail(str(exc))
     print(json.dumps(report) if args.json else format_table(report), flush=True)

@@ -23,10 +23,13 @@ Sets reported, real photos first:
   every answer but "unknown" is wrong;
 - ``real:bidly-deals``: ``shared/datasets/bidly_deals``, the deck enrolled
   from its 32 face scans, the 7 overhead photos of overlapping fans read;
-- ``rendered:<set>:<deck>``: ``vision.photo_sets`` (webcam 800 x 600 on light
-  grey, beige, white, wood; phone on green and dark), for the drawn French
-  deck (R/D/V, aces "1") and for bidly's scanned deck, enrolled from one
-  rendered shot per card as a new user and read on other shots.
+- ``rendered:<set>:<deck> (<half> half)``: the product owner's two protocols
+  (``vision.photo_sets``, ``vision.protocols``): the webcam's single cards on
+  light grey, beige and white tables, the French protocol's 2-9 cards on a
+  dark table and a green cloth (``...:heaps``: the cards of heaps and fans
+  whose index corner shows), for each face source (bidly's scans, faces cut
+  from cardcounter's photos, the drawn French deck), enrolled and read as
+  the protocol says; the *tune* and *report* halves are different photos.
 
 Each set with reads gets a confusion matrix and a reliability plot
 (``vision.figures``); ``report.json`` holds everything, including the wrong
@@ -326,33 +329,35 @@ def new_user_deck(photos: list[Photo], folder: Path, progress: Callable[[str], N
     return deck, used, refusals
 
 
-def rendered_set(faces: dict[int, np.ndarray], name: str, rounds: int, tally: Tally) -> dict:
-    """A ``vision.photo_sets`` set read as a new user would: each card
-    enrolled from its first rendered shot the check accepts (up to four
-    tries), then ``rounds`` other shots of every card located and read."""
-    from .photo_sets import shots
+def rendered_protocols(out: Path, shots: int, tallies: dict, report: dict, progress: Callable[[str], None],
+                       decks: Optional[Iterable[str]] = None, sets: Optional[Iterable[str]] = None,
+                       halves: Iterable[str] = ("report",)) -> None:
+    """The product owner's protocols on rendered photos (``vision.protocols``):
+    per face source and set, enrolled as a new user and read; ``shots`` per
+    card in the webcam sets, ``3 * shots`` photos in the French ones."""
+    from . import protocols
+    from .photo_sets import DECKS, SETS, deck_faces
 
-    enrolled: dict[int, list[np.ndarray]] = {}
-    refused = 0
-    for k in range(4):
-        for shot in shots({c: f for c, f in faces.items() if c not in enrolled}, name, seed=1000 + k):
-            sample = enrolment_sample(shot.image)
-            if isinstance(sample, Refusal):
-                refused += 1
-            else:
-                enrolled[shot.card] = [sample]
-    deck = deck_from_faces(enrolled)
-    for k in range(rounds):
-        for shot in shots(faces, name, seed=k):
-            centre = tuple(float(v) for v in shot.corners.mean(axis=0))
-            hits = [f for f in recognize(shot.image, deck)
-                    if cv2.pointPolygonTest(np.float32(f["corners"]).reshape(-1, 1, 2), centre, False) >= 0]
-            read = parse_card(hits[0]["card"]) if hits and hits[0]["card"] else None
-            confidence = hits[0]["confidence"] if hits else 0.0
-            truth = shot.card if shot.card in deck.faces else None
-            tally.add(truth, read, f"{name}#{k}:{card_name(shot.card)}" + ("" if hits else " (not found)"),
-                      confidence)
-    return {"cards": len(enrolled), "first_shots_refused": refused}
+    datasets = default_dataset().parent
+    for deck_name in decks or DECKS:
+        faces = deck_faces(deck_name, datasets)
+        for name in sets or SETS:
+            for half in halves:
+                label = f"rendered:{name}:{deck_name} ({half} half)"
+                progress(f"{label}: rendering, enrolling as a new user, reading")
+                enrol_dir = out / f"enrol-{name}-{deck_name}-{half}"
+                deck, used, refusals = protocols.enrol(name, faces, half, enrol_dir, progress)
+                report["enrolment"][label] = {"cards": len(used), "of": len(faces),
+                                              "first_shots_refused": len(refusals), "refusals": refusals}
+                if deck is None:
+                    continue
+                count = shots if SETS[name][0] == "webcam" else 3 * shots
+                parts = {"whole": Tally(), "heap": Tally()}
+                report["enrolment"][label].update(protocols.read(name, deck, faces, half, count, used, parts,
+                                                                 progress))
+                tallies[label] = parts["whole"]
+                if parts["heap"].count:
+                    tallies[label.replace(f":{deck_name}", f":{deck_name}:heaps")] = parts["heap"]
 
 
 def bidly_deals(root: Path, tally: Tally, foreign: Tally, locator: Counter) -> None:
@@ -360,7 +365,8 @@ def bidly_deals(root: Path, tally: Tally, foreign: Tally, locator: Counter) -> N
     face scans (already rectified), the 7 overhead photos of whole
     overlapping deals read; a found card's truth is the labelled index
     (the authors' detector boxes, a guide) whose centre lies in its quad."""
-    deck = deck_from_faces(_bidly_faces(root))
+    from .photo_sets import deck_faces
+    deck = deck_from_faces({c: [f] for c, f in deck_faces("bidly-scans", root.parent).items()})
     for path in sorted((root / "deals").glob("*.jpg")):
         image = cv2.imread(str(path))
         labels = json.loads(path.with_name(path.stem + "-net1280-labels.json").read_text())
@@ -389,7 +395,10 @@ def bidly_deals(root: Path, tally: Tally, foreign: Tally, locator: Counter) -> N
 
 def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Optional[int] = None,
                    rendered_per_card: int = 2, designs: Optional[Iterable[str]] = None,
-                   progress: Callable[[str], None] = lambda m: None, bidly: Optional[str | Path] = "default") -> dict:
+                   progress: Callable[[str], None] = lambda m: None, bidly: Optional[str | Path] = "default",
+                   real: bool = True, rendered_decks: Optional[Iterable[str]] = None,
+                   rendered_sets: Optional[Iterable[str]] = None, rendered_halves: Iterable[str] = ("report",)
+                   ) -> dict:
     """Enrol as a new user, read every held-out photo, write ``report.json``,
     the confusion and reliability PNGs into ``out``; returns the report.
     Real sets first: the labelled set's designs (each split into a tuning
@@ -399,7 +408,7 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
     dataset when no other dataset is given, None for none."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    photos = load_dataset(dataset)
+    photos = load_dataset(dataset) if real else []
     if designs is None:
         designs = [d for d, _ in Counter(p.design() for p in photos).most_common()]
     report: dict = {"dataset": str(Path(dataset) if dataset else default_dataset()), "attribution": ATTRIBUTION,
@@ -439,7 +448,7 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
     if bidly == "default":
         bidly = default_dataset().parent / "bidly_deals" if dataset is None else None
     bidly = Path(bidly) if bidly else None
-    if bidly is not None and (bidly / "deals").is_dir():
+    if real and bidly is not None and (bidly / "deals").is_dir():
         progress("bidly_deals: enrolling the 32 face scans, reading the 7 overlapping deals")
         tally, foreign, locator = Tally(), Tally(), Counter()
         bidly_deals(bidly, tally, foreign, locator)
@@ -447,17 +456,8 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
         tallies["foreign-cards:bidly-deals (2-6)"] = foreign
         report["locator"]["bidly-deals"] = dict(locator)
     if rendered_per_card > 0:
-        from .faces import builtin_faces
-        from .photo_sets import SETS
-        decks_to_render = {"drawn-french": builtin_faces(french=True)}
-        if bidly is not None and (bidly / "faces").is_dir():
-            decks_to_render["bidly-scans"] = {card: f[0] for card, f in _bidly_faces(bidly).items()}
-        for deck_name, faces in decks_to_render.items():
-            for name in SETS:
-                label = f"rendered:{name}:{deck_name}"
-                progress(f"{label}: rendering, enrolling as a new user, reading")
-                tally = tallies[label] = Tally()
-                report["enrolment"][label] = rendered_set(faces, name, rendered_per_card, tally)
+        rendered_protocols(out, rendered_per_card, tallies, report, progress, decks=rendered_decks,
+                           sets=rendered_sets, halves=rendered_halves)
     for label, tally in tallies.items():
         report["sets"][label] = tally.summary()
         stem = label.replace(":", "-").replace(" ", "-").replace("(", "").replace(")", "")
@@ -470,13 +470,6 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
     reliability_png(everything_real, out / "reliability-all-real.png", "all real sets")
     (out / "report.json").write_text(json.dumps(report, indent=1) + "\n")
     return report
-
-
-def _bidly_faces(root: Path) -> dict[int, list[np.ndarray]]:
-    from .enrol import card_from_filename
-
-    return {card_from_filename(p): [cv2.imread(str(p))] for p in sorted((root / "faces").glob("*.jpg"))
-            if dataset_card(p.stem.upper()) is not None}
 
 
 def format_table(report: dict) -> str:

@@ -29,9 +29,10 @@ import numpy as np
 from referee.cards import card_name
 
 from .deck import Deck
-from .keypoints import find_by_keypoints
+from .keypoints import MIN_INLIERS, Hit, find_by_keypoints
 from .locate import find_cards
-from .read import read_card
+from .outline_fit import lone_card_outlines
+from .read import decide, read_card, verify, views_of
 
 #: A keypoint hit and an outline are the same card when this share of the
 #: smaller of the two overlaps.
@@ -39,10 +40,13 @@ _SAME_PLACE = 0.6
 
 
 def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None) -> list[dict]:
-    hits = find_by_keypoints(image_bgr, deck) if mask is None else []
+    hits = [h for h in find_by_keypoints(image_bgr, deck) if _confirmed(image_bgr, h, deck)] if mask is None else []
+    quads = find_cards(image_bgr, mask=mask)
+    if mask is None:
+        quads = lone_card_outlines(image_bgr, quads)
     claimed = set()
     cards = []
-    for quad in find_cards(image_bgr, mask=mask):
+    for quad in quads:
         card, confidence, _ = read_card(image_bgr, quad, deck)
         here = [i for i, hit in enumerate(hits) if _overlap(hit.quad, quad) >= _SAME_PLACE]
         claimed.update(here)
@@ -57,6 +61,18 @@ def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = No
         if i not in claimed:
             cards.append(_entry(hit.card, hit.confidence, hit.quad))
     return cards
+
+
+def _confirmed(image_bgr: np.ndarray, hit: Hit, deck: Deck) -> bool:
+    """A keypoint hit stands when the aligned reader, reading the face it
+    maps, names the same card, or (a card partly covered, where the reader
+    must abstain) ranks it first and the keypoints are twice the minimum.
+    Keypoints alone confuse cards that share a layout (an 8 of spades and
+    of diamonds: the same pips' places)."""
+    reading = decide(verify(views_of(image_bgr, hit.quad), deck))
+    if reading.card is not None:
+        return reading.card == hit.card
+    return reading.details["best"] == card_name(hit.card) and hit.inliers >= 2 * MIN_INLIERS
 
 
 def _entry(card: Optional[int], confidence: float, quad: np.ndarray) -> dict:

@@ -32,6 +32,7 @@ import numpy as np
 
 from .deck import AMBIGUOUS_ASPECT, FACE_SIZE, quad_aspect, warp_face
 from .locate import find_cards
+from .outline_fit import edge_support, lone_card_outlines
 
 #: Below this sharpness (variance of the Laplacian of the face at its own size
 #: in the frame) a shot is refused as blurred: a coarse check of gross blur
@@ -65,7 +66,8 @@ def enrolment_sample(frame_bgr: np.ndarray, index_points: Optional[np.ndarray] =
     """One shot of one card lying on the table -> its rectified face, or why not (see module doc)."""
     if frame_bgr is None or frame_bgr.ndim != 3:
         return Refusal("not a colour image")
-    quads = find_cards(frame_bgr)
+    quads = lone_card_outlines(frame_bgr, find_cards(frame_bgr))
+    gray = cv2.GaussianBlur(cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY), (0, 0), 1.0).astype(np.float32)
     if not quads:
         return Refusal("no whole card found: lay one card face up on the table, all four corners in view")
     if len(quads) > 1:
@@ -81,7 +83,6 @@ def enrolment_sample(frame_bgr: np.ndarray, index_points: Optional[np.ndarray] =
     if worst_corner_cos(quad) > MAX_CORNER_COS:
         return Refusal("the card's outline is skewed (its corners are not square): shoot from straight above, "
                        "the card apart from anything else", quad)
-    gray = cv2.GaussianBlur(cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY), (0, 0), 1.0).astype(np.float32)
     support = edge_support(gray, quad)
     if min(support) < MIN_EDGE_SUPPORT:
         return Refusal(f"one side of the card's outline is not on the card's edge ({min(support):.0%} of it is): "
@@ -117,39 +118,6 @@ def worst_corner_cos(quad: np.ndarray) -> float:
         a, b = q[i - 1] - q[i], q[(i + 1) % 4] - q[i]
         worst = max(worst, abs(float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))))
     return worst
-
-
-def edge_support(gray: np.ndarray, quad: np.ndarray, samples: int = 32) -> list[float]:
-    """Per side, the share of its length where the picture steps clearly in
-    brightness across it (within a few pixels): card against table. The step
-    needed is a third of the side's own strongest steps, at least 4 grey
-    levels: a white card on a light table still steps, a side running over
-    table or along the picture's edge does not."""
-    q = np.asarray(quad, np.float64).reshape(4, 2)
-    centre = q.mean(axis=0)
-    out = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        d = b - a
-        length = float(np.linalg.norm(d))
-        d /= max(length, 1e-6)
-        n = np.array([-d[1], d[0]])
-        if np.dot(n, centre - a) > 0:
-            n = -n
-        reach = max(3.0, 0.015 * length)
-        offsets = np.linspace(-reach, reach, 9)
-        t = np.linspace(0.08, 0.92, samples)
-        base = a[None, :] + (t * length)[:, None] * d[None, :]
-        pts = base[:, None, :] + offsets[None, :, None] * n[None, None, :]
-        inside = (pts[..., 0] >= 0) & (pts[..., 0] <= gray.shape[1] - 1) & \
-            (pts[..., 1] >= 0) & (pts[..., 1] <= gray.shape[0] - 1)
-        prof = cv2.remap(gray, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE)
-        step = np.abs(prof[:, -3:].mean(axis=1) - prof[:, :3].mean(axis=1))
-        step[~inside.all(axis=1)] = 0.0
-        need = max(4.0, 0.33 * float(np.percentile(step, 90)))
-        out.append(float((step >= need).mean()))
-    return out
 
 
 def index_contrast(face: np.ndarray) -> list[float]:

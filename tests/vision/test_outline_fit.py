@@ -1,0 +1,73 @@
+"""A white card on a light table, found and cut precisely from a webcam shot
+(``vision.outline_fit``), and the rendered protocol photos it is measured on
+(``vision.photo_sets``). Faces: bidly's real scans (MIT), shared/datasets."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from referee.cards import parse_card
+from vision.outline_fit import fit_lone_card
+from vision.photo_sets import deck_faces, french_photo, webcam_shot
+from vision.shot import Refusal, enrolment_sample
+
+DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
+CARDS = [parse_card(c) for c in ("7s", "Qd", "Ah", "Tc", "Kc", "9h")]
+
+
+@pytest.fixture(scope="module")
+def faces():
+    if not (DATASETS / "bidly_deals" / "faces").is_dir():
+        pytest.fail(f"the bidly face scans are missing at {DATASETS}: put shared/datasets beside the repository")
+    return deck_faces("bidly-scans", DATASETS)
+
+
+def _corner_error(quad, truth) -> float:
+    return min(float(np.abs(np.roll(quad, k, axis=0) - truth).max()) for k in range(4))
+
+
+@pytest.mark.parametrize("table", ["light-grey", "beige"])
+def test_a_white_card_on_a_light_table_is_cut_within_a_few_pixels(faces, table):
+    errors = []
+    for card in CARDS:
+        shot = webcam_shot(faces, card, table, "report", 0)
+        quad = fit_lone_card(shot.image)
+        errors.append(None if quad is None else _corner_error(quad, shot.cards[0].corners))
+    found = [e for e in errors if e is not None]
+    # Measured on 32 cards (tune half): 0-1 not found, corners within 2 px (median), 3 px (90 %).
+    assert len(found) >= 5, errors
+    assert np.median(found) <= 3.5, errors
+
+
+def test_enrolment_takes_first_shots_on_a_light_table(faces):
+    accepted = [not isinstance(enrolment_sample(webcam_shot(faces, c, "light-grey", "report", 0).image), Refusal)
+                for c in CARDS]
+    # Before the outline fit, 20 of 32 first shots were refused here (docs/vision.md).
+    assert sum(accepted) >= 5, accepted
+
+
+def test_two_cards_are_not_one_lone_card(faces):
+    shot = french_photo(faces, "dark", "report", 3)
+    assert len(shot.cards) >= 2
+    assert fit_lone_card(shot.image) is None
+
+
+def test_protocol_shots_are_reproducible_and_whole(faces):
+    a = webcam_shot(faces, CARDS[0], "beige", "tune", 2)
+    b = webcam_shot(faces, CARDS[0], "beige", "tune", 2)
+    assert np.array_equal(a.image, b.image)
+    assert a.image.shape == (600, 800, 3)
+    c = a.cards[0].corners
+    assert c[:, 0].min() > 0 and c[:, 1].min() > 0 and c[:, 0].max() < 800 and c[:, 1].max() < 600
+    assert not np.array_equal(a.image, webcam_shot(faces, CARDS[0], "beige", "report", 2).image)
+
+
+def test_french_photos_hold_two_to_nine_cards_some_in_heaps(faces):
+    counts, partial = [], 0
+    for k in range(6):
+        shot = french_photo(faces, "green", "tune", k)
+        counts.append(len(shot.cards))
+        partial += sum(1 for p in shot.cards if p.shown < 0.97 and p.index_shown)
+    assert all(2 <= n <= 9 for n in counts)
+    assert partial >= 1
