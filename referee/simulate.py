@@ -46,7 +46,7 @@ from .play import HandPlay
 from .player import SEATS, Player
 from .rules import profile
 from .seats import SEAT_NAMES, Seat, next_seat, team_of, TEAM_NAMES
-from .sensor_faults import Faults
+from .sensor_faults import Faults, misread
 
 PLAY_KINDS = {"revoke": "must-follow", "no-trump": "must-trump", "no-overtrump": "must-overtrump"}
 VIOLATION_KINDS = tuple(PLAY_KINDS) + ("out-of-turn", "wrong-pickup", "misdeal")
@@ -136,8 +136,9 @@ class _Emitter:
         r = self.rng.random()
         read, conf = card, round(self.rng.uniform(0.9, 1.0), 3)
         if not honest and r < self.f.misread:
-            read = self.rng.choice([c for c in range(32) if c != card])
-            conf = round(self.rng.uniform(0.55, 0.9), 3)
+            read = misread(self.rng, card, self.f.like_reader)
+            sure = self.f.sure_misread > 0 and self.rng.random() < self.f.sure_misread
+            conf = round(self.rng.uniform(0.9, 1.0) if sure else self.rng.uniform(0.55, 0.9), 3)
         elif not honest and r < self.f.misread + self.f.unreadable:
             read, conf = None, round(self.rng.uniform(0.1, 0.4), 3)
         obs = CardSeen(source="camera", t=t, zone=zone, card=read, confidence=conf,
