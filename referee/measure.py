@@ -5,8 +5,18 @@
 answer its conflicts at the console, and counts what a club would judge it
 by (:class:`Metrics`): the planted violations it reported (recall), the
 violations it reported that were not planted (false accusations), the
-conflicts it raised per hand, and the hands it scored exactly as the ground
-truth did.
+questions it asked the console per hand, and the hands it scored exactly as
+the ground truth did.
+
+A violation that rests on one read of one sensor is "to confirm"
+(:mod:`referee.to_confirm`): it counts, as flagged or as a false
+accusation, only once a second read or the console confirmed it. The
+oracle answers a question when the table referee asks it (a ``waiting``
+question is left to the sensors until the referee presses it), so
+``conflicts`` counts the questions the console had to answer, and
+``to_confirm_asked`` those of them about a violation to confirm;
+``to_confirm_by_sensor`` counts the ones a second read settled, and
+``to_confirm_left`` the violations never confirmed.
 """
 
 from __future__ import annotations
@@ -44,7 +54,10 @@ class Metrics:
     flagged: int = 0                      # planted violations the referee reported
     flagged_without_console: int = 0      # ... of which without a conflict answered first
     false_accusations: int = 0
-    conflicts: int = 0
+    conflicts: int = 0                    # questions the console answered
+    to_confirm_asked: int = 0             # ... of which about a violation to confirm
+    to_confirm_by_sensor: int = 0         # violations to confirm that a second read confirmed
+    to_confirm_left: int = 0              # violations to confirm never confirmed
     hands_exact: int = 0
     rejected: int = 0
     seconds: float = 0.0
@@ -60,9 +73,11 @@ class Metrics:
     def as_dict(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in ("games", "hands", "observations", "planted", "flagged",
                                               "flagged_without_console", "false_accusations", "conflicts",
+                                              "to_confirm_asked", "to_confirm_by_sensor", "to_confirm_left",
                                               "hands_exact", "rejected")}
         out.update(recall=round(self.recall, 6),
                    conflicts_per_hand=round(self.conflicts / self.hands, 4) if self.hands else 0.0,
+                   to_confirm_per_hand=round(self.to_confirm_asked / self.hands, 4) if self.hands else 0.0,
                    hands_exact_share=round(self.hands_exact / self.hands, 6) if self.hands else 1.0,
                    observations_per_second=round(self.observations / self.seconds) if self.seconds else None,
                    by_kind={k: {"planted": v[0], "flagged": v[1]} for k, v in sorted(self.by_kind.items())},
@@ -95,10 +110,14 @@ def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str =
             while outputs:
                 more = []
                 for out, first_hand in outputs:
-                    if out.kind == "conflict":
+                    answer = oracle.answer(out.data, obs.t) if out.kind == "conflict" else None
+                    if answer is not None:
                         m.conflicts += 1
-                        more += [(o, False) for o in referee.ingest(oracle.answer(out.data, obs.t))]
+                        m.to_confirm_asked += out.data["kind"] == "to-confirm"
+                        more += [(o, False) for o in referee.ingest(answer)]
                         m.observations += 1
+                    elif out.kind == "resolved" and out.data["how"].startswith("confirmed by the"):
+                        m.to_confirm_by_sensor += 1
                     elif out.kind == "violation":
                         oracle.observe(out.as_dict())
                         if first_hand:
@@ -108,6 +127,7 @@ def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str =
                 outputs = more
         m.games += 1
         m.hands += len(sim.truth.results)
+        m.to_confirm_left += len(referee.to_confirm())
         found = [(h, v.as_dict()) for h, v in referee.violations()]
         used = set()
         for p in sim.planted:

@@ -19,18 +19,19 @@ last play, which carries the ``pickup``).
 When the evidence is not good enough it asks the console instead of
 accusing anyone, and answers the conflicts it raised: ``card-mismatch`` (camera and RFID disagree:
 the RFID card is recorded), ``card-unknown`` (no trustworthy reading),
-``camera-only`` (:mod:`referee.camera_doubts`), ``out-of-turn`` (a card early
-in a zone, nobody saw which hand it left). A camera-only table asks about
-every reading that is not sure (:data:`CAMERA_SURE`) while the card is still
-on the table, since a misread found tricks later would be a correction that
-reorders the tricks after it.
+``camera-only`` (a camera-only table asks about every reading that is not
+sure, :data:`CAMERA_SURE`, while the card is still on the table, since a
+misread found tricks later would be a correction that reorders the tricks
+after it), ``out-of-turn`` (a card early in a zone, nobody saw which hand it
+left). A play that one read of one sensor backs is recorded with that read as
+its ``sources``; a violation resting on it is "to confirm"
+(:mod:`referee.to_confirm`), and the cards of the next trick wait until it is.
 """
 
 from __future__ import annotations
 
 from typing import Any, Generator, Iterator, Optional
 
-from .camera_doubts import CameraDoubts
 from .cards import KING, QUEEN, Card, card_name, parse_card, pretty, rank_of, suit_of
 from .deal_watch import DealWatch
 from .game import Game
@@ -40,6 +41,7 @@ from .proposals import Ask, Conflict, Notice, Proposal, Settle, Write, correctio
 from .record import RecordError
 from .seats import SEAT_NAMES, Seat
 from .table_cards import CardOnTable, Played, TableCards
+from .to_confirm import OneRead, ToConfirm
 from .trump_tables import ALL_TRUMP, NO_TRUMP
 
 #: Seconds a card must stay in a play zone before it counts as played (a card
@@ -60,11 +62,11 @@ PICKUP_WAIT = 1.5
 class PlayWatch:
     """The play of each hand, from the play zones, the piles and the hands."""
 
-    def __init__(self, game: Game, deal: DealWatch, doubts: CameraDoubts, sources: set[str],
+    def __init__(self, game: Game, deal: DealWatch, to_confirm: ToConfirm, sources: set[str],
                  blocking: set[int]):
         self.game = game                      # read only: the referee writes
         self.deal = deal                      # who was dealt which card, and whether the play is on
-        self.doubts = doubts
+        self.to_confirm = to_confirm
         self.sources = sources                # the sensors seen so far ("rfid", "camera")
         self.blocking = blocking              # the open blocking conflicts' ids (read only)
         self.new_hand()
@@ -115,9 +117,7 @@ class PlayWatch:
         if card is not None and card in self.played:
             trick, seat, _ = self.played[card]
             if not camera:
-                # RFID does not misread: a late or moved tag, which confirms the camera's reading.
-                self.doubts.lift(self.game.hand_number, card)
-                return
+                return                                # RFID does not misread: a late or moved tag
             if (trick == play.trick_number or self.trick_done is not None) and \
                     (seat == zone or card in self.cards.gone_cards):
                 return                                # seen again where it lies, or moved
@@ -184,6 +184,7 @@ class PlayWatch:
             return None
         done["pile"] = where
         done["pile_obs"] = oid
+        done["pile_card"] = card
         return self._flush_trick()
 
     # -- deciding, as time goes by ----------------------------------------------------
@@ -254,6 +255,8 @@ class PlayWatch:
         """Commit a settled card, or ask about it or the cards around it first; True when
         something was decided."""
         trick = play.trick_number
+        if self.to_confirm.blocks(self.game.hand_number, trick):
+            return False                              # an earlier trick's violation rests on one read
         for other in sorted(live, key=lambda i: i.t):       # cards put down before this one, out of turn
             if other.t < item.t and other.seat != to_play and not other.early:
                 if other.origin is not None:
@@ -277,7 +280,8 @@ class PlayWatch:
         if item.rfid is None and item.card_override is None and rfid_on:
             found = self.cards.origin_card(to_play, item.t, self.played)
             if found is not None:
-                item.rfid, item.origin = found, to_play
+                item.origin = to_play
+                item.add_rfid(found, (f"hand:{SEAT_NAMES[to_play]}", "out"))
                 item.oids.append(self.cards.hand_off[found][1])
             elif now < item.t + (RFID_WAIT if item.cam is not None else UNKNOWN_WAIT) and not later:
                 return False
@@ -287,8 +291,6 @@ class PlayWatch:
             yield from self._ask(item, "card-unknown", f"{SEAT_NAMES[to_play]} played a card at trick {trick} but "
                                  f"{why}: which card?", to_play, trick)
             return True
-        if card in self.played and (yield from self.doubts.ask(self.played, self.played[card][1], only=card)):
-            return True                               # the earlier reading of this card is the suspect
         camera_only = item.rfid is None and item.card_override is None and rfid_on
         if camera_only:
             holder = self.deal.holder(card)
@@ -297,24 +299,12 @@ class PlayWatch:
                                      f"{SEAT_NAMES[to_play]} but the RFID saw it dealt to {SEAT_NAMES[holder]}: "
                                      f"which card?", to_play, trick, card)
                 return True
-        doubtful = camera_only or (not rfid_on and item.card_override is None)
-        violates = self._would_violate(to_play, card)
-        unsure = doubtful and not rfid_on and item.rfid is None and item.conf <= CAMERA_SURE   # a camera reading
-        if doubtful and (violates or unsure):
-            why = "it would be a violation" if violates else "the reading is not sure"
+        if not rfid_on and item.card_override is None and item.rfid is None and item.conf <= CAMERA_SURE:
             yield from self._ask(item, "camera-only", f"only the camera read {SEAT_NAMES[to_play]}'s card, "
-                                 f"{pretty(card)} ({item.conf:.0%} sure), and {why}: confirm the card",
-                                 to_play, trick, card)
+                                 f"{pretty(card)} ({item.conf:.0%} sure), and the reading is not sure: "
+                                 f"confirm the card", to_play, trick, card)
             return True
-        # A certain card that breaks a rule: the cards it is judged against (this trick's, the
-        # led card above all) and the seat's own earlier ones must be right first.
-        if violates and ((yield from self.doubts.ask(self.played, None, trick=trick))
-                         or (yield from self.doubts.ask(self.played, to_play))):
-            return True
-        if trick == 8 and len(play.trick) == 3 and play.hand(0) is None and \
-                (yield from self.doubts.ask_before_audit(self.played, card)):
-            return True
-        yield from self._commit(item, to_play, doubtful)
+        yield from self._commit(item, to_play)
         return True
 
     def _ask(self, item: CardOnTable, kind: str, message: str, seat: Seat, trick: int,
@@ -324,14 +314,8 @@ class PlayWatch:
                                proposal=proposal, item=item))
         item.conflict = c.id
 
-    def _would_violate(self, seat: Seat, card: Card) -> bool:
-        play = self.game.play
-        if play.hand(seat) is None:
-            return False
-        return play.copy().play(card) is not None
-
     # -- writing the plays --------------------------------------------------------------
-    def _commit(self, item: CardOnTable, seat: Seat, camera_only: bool) -> Iterator[Proposal]:
+    def _commit(self, item: CardOnTable, seat: Seat) -> Iterator[Proposal]:
         play = self.game.play
         card = item.card
         hand = self.game.hand_number
@@ -345,8 +329,12 @@ class PlayWatch:
             del self.pending_say[seat]
         evidence = tuple(item.oids) + ((item.frame,) if item.frame else ())
         event["evidence"] = list(evidence)
-        if camera_only:
-            event["sources"] = ["camera"]
+        one = item.one_read()
+        if card in self.early_pile:
+            one = None                                # the pile antenna read it too: a second read
+        if one is not None:
+            event["sources"] = [one]
+        read = next(iter(item.rfid_reads)) if one == "rfid" else ()
         cards = self.cards
         cards.items.remove(item)
         for other in [i for i in cards.items if i.conflict is None and not i.early and
@@ -360,7 +348,7 @@ class PlayWatch:
         last = len(play.trick) == 3
         if last:
             self.trick_done = {"event": event, "cards": set(play.trick) | {card}, "t": item.t, "trick": trick,
-                               "seat": seat, "card": card, "camera_only": camera_only,
+                               "seat": seat, "card": card, "one": (one, read),
                                "mismatch": (item.cam, item.rfid) if mismatch else None, "oids": item.oids}
             self.played[card] = (trick, seat, 0)
             seen = [self.early_pile[c] for c in self.trick_done["cards"] if c in self.early_pile]
@@ -371,13 +359,13 @@ class PlayWatch:
         n = len(self.game.events) + 1
         self.played[card] = (trick, seat, n)
         yield Write(event)
-        yield from self._after_play(hand, trick, seat, card, n, camera_only,
+        yield from self._after_play(hand, trick, seat, card, n, (one, read),
                                     (item.cam, item.rfid) if mismatch else None, item.oids)
 
-    def _after_play(self, hand: int, trick: int, seat: Seat, card: Card, n: int, camera_only: bool,
+    def _after_play(self, hand: int, trick: int, seat: Seat, card: Card, n: int, one: tuple,
                     mismatch: Optional[tuple], oids) -> Iterator[Proposal]:
-        if camera_only:
-            self.doubts.note(hand, card, n)
+        if one[0] is not None:
+            self.to_confirm.note(n, OneRead(hand, card, seat, trick, one[0], one[1]))
         if mismatch:
             yield Ask(Conflict("card-mismatch", f"the camera read {pretty(mismatch[0])} but the RFID read "
                                f"{pretty(mismatch[1])} for {SEAT_NAMES[seat]}'s card at trick {trick}: "
@@ -393,13 +381,16 @@ class PlayWatch:
         self.cards.gone_cards = set()
         hand = self.game.hand_number
         event = done["event"]
+        if event.get("sources") and done.get("pile_card") == done["card"]:
+            del event["sources"]                      # the pile antenna read it too: a second read
+            done["one"] = (None, ())
         if done.get("pile"):
             pile = done["pile"]
             event["pickup"] = {"pile": pile, "evidence": [done["pile_obs"]]}
         n = len(self.game.events) + 1
         self.played[done["card"]] = (done["trick"], done["seat"], n)
         yield Write(event)
-        yield from self._after_play(hand, done["trick"], done["seat"], done["card"], n, done["camera_only"],
+        yield from self._after_play(hand, done["trick"], done["seat"], done["card"], n, done["one"],
                                     done["mismatch"], done["oids"])
 
     def _write_out_of_turn(self, item: CardOnTable) -> Iterator[Proposal]:
@@ -415,7 +406,7 @@ class PlayWatch:
     def correct_play(self, ref: int, replacement: dict[str, Any], reason: str, why: dict) -> Iterator[Proposal]:
         """Correct play event ``ref`` (a misread, a belote said late): a doubt about it goes with it."""
         yield Write(correction(ref, replacement, reason, why))
-        self.doubts.replaced(ref)
+        self.to_confirm.replaced(ref)
 
     # -- the console --------------------------------------------------------------------
     def answer(self, c: Conflict, action: str, card: Optional[Card], why: dict) -> Iterator[Proposal]:
@@ -430,6 +421,10 @@ class PlayWatch:
                 yield from self._write_out_of_turn(item)
             else:
                 item.early = True
+            return
+        if c.kind == "to-confirm" and (action == "dismiss" or (card if action == "resolve" else c.proposal)
+                                        == c.proposal):
+            yield from self.to_confirm.answer(c, action, card, why)
             return
         if action == "confirm":
             chosen = c.proposal
@@ -453,7 +448,6 @@ class PlayWatch:
                     self.played[chosen] = self.played.pop(before)
                     self.cards.items = [i for i in self.cards.items
                                         if i.conflict is not None or chosen not in (i.rfid, i.cam)]
-            self.doubts.lift(c.hand, before)
         yield Settle(c, {"confirm": "confirmed", "dismiss": "dismissed"}.get(action, "resolved"), action)
 
     def belote(self, seat: Seat) -> Iterator[Proposal]:

@@ -16,7 +16,7 @@ from typing import Optional
 
 from .cards import Card
 from .observations import CardGone, CardSeen
-from .seats import Seat
+from .seats import SEAT_NAMES, Seat
 
 #: Seconds after a card left its zone before it counts as taken back (a pickup may be starting).
 TAKEBACK_WAIT = 0.3
@@ -38,6 +38,8 @@ class CardOnTable:
     conf: float = 0.0
     frame: Optional[str] = None
     rfid: Optional[Card] = None
+    rfid_reads: set = field(default_factory=set)   # each RFID read of ``rfid``: (zone, "in" | "out")
+    by_console: bool = False                 # the console entered it (a table without sensors)
     origin: Optional[Seat] = None            # the hand it left (RFID), the strongest "who"
     oids: list[int] = field(default_factory=list)
     early: bool = False                      # out of turn, waiting for its seat's turn
@@ -58,6 +60,26 @@ class CardOnTable:
     @property
     def seat(self) -> Seat:
         return self.origin if self.origin is not None else self.zone
+
+    def one_read(self) -> Optional[str]:
+        """The sensor (``camera``, ``rfid``) of the one read that names this card, when only one
+        does: no other sensor agrees, nor another RFID antenna (the hand the tag left, the zone);
+        None when two or more do, or the console settled or entered it."""
+        if self.card_override is not None or self.by_console:
+            return None
+        card = self.card
+        reads = len(self.rfid_reads) if self.rfid == card else 0
+        camera = self.cam_seen and self.cam == card
+        if reads + camera != 1:
+            return None
+        return "camera" if camera else "rfid"
+
+    def add_rfid(self, card: Card, read: tuple) -> None:
+        """An RFID read of ``card`` (``read``: zone and edge) backs this card."""
+        if self.rfid is None:
+            self.rfid = card
+        if self.rfid == card:
+            self.rfid_reads.add(read)
 
 
 class TableCards:
@@ -95,12 +117,13 @@ class TableCards:
             if item.card == obs.card or (item.rfid is None and item.zone == seat and item.origin is None
                                          and abs(item.t - obs.t) < 1.5 and item.cam_seen):
                 item.origin = seat
-                if item.rfid is None:
-                    item.rfid = obs.card
+                item.add_rfid(obs.card, (obs.zone, "out"))
                 item.oids.append(oid)
                 return
         # The card left the hand: it is on its way to the play zone, whatever the zone's sensors say.
-        self.items.append(CardOnTable(zone=seat, t=obs.t, rfid=obs.card, origin=seat, oids=[oid], zone_seen=False))
+        item = CardOnTable(zone=seat, t=obs.t, origin=seat, oids=[oid], zone_seen=False)
+        item.add_rfid(obs.card, (obs.zone, "out"))
+        self.items.append(item)
 
     def seen(self, obs: CardSeen, zone: Seat, oid: int, played: Played) -> None:
         """A sensor read a card (``obs.card`` None: one it could not read) in ``zone``'s play
@@ -136,12 +159,18 @@ class TableCards:
             target.cam_seen, target.cam, target.conf = True, card, obs.confidence
             target.frame = obs.evidence.get("frame")
         else:
+            if target.rfid != card:
+                target.rfid_reads = set()             # the reads of another tag are not this one's
             target.rfid = card
+            if obs.source == "console":
+                target.by_console = True
+            else:
+                target.rfid_reads.add((obs.zone, "in"))
         if card is not None and target.origin is None and (not camera or target.rfid is None):
             off = self.hand_off.get(card) if card not in played else None
             if off is not None:
                 target.origin = off[0]
-                target.rfid = card
+                target.add_rfid(card, (f"hand:{SEAT_NAMES[off[0]]}", "out"))
                 target.oids.append(off[1])
         target.oids.append(oid)
 

@@ -27,8 +27,9 @@ def feed(referee, stream, oracle=None):
             for o in out:
                 if oracle is not None:
                     oracle.observe(o.as_dict())
-                    if o.kind == "conflict":
-                        pending.append(oracle.answer(o.data, obs.t))
+                    answer = oracle.answer(o.data, obs.t) if o.kind == "conflict" else None
+                    if answer is not None:
+                        pending.append(answer)
     return outputs
 
 
