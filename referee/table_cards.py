@@ -132,6 +132,8 @@ class TableCards:
         camera = obs.source == "camera"
         for item in self.items:                       # the same card seen again
             if card is not None and card == (item.cam if camera else item.rfid):
+                if not camera and obs.source != "console":
+                    item.rfid_reads.add((obs.zone, "in"))
                 if not item.zone_seen:                # seen leaving the hand, now seen in the zone
                     item.zone_seen = True
                     item.oids.append(oid)
