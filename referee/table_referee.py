@@ -267,7 +267,7 @@ class TableReferee:
                 self.seen_sources.add(obs.source)
                 self._sensor(obs, oid)
             self._advance(obs.t)
-            while self.confirming.busy():             # questions on plays read once, filed or pressed
+            while self.confirming.busy(obs.t):             # questions on plays read once, filed or pressed
                 self._carry_out(self.confirming.ask(obs.t))
         except RecordError as exc:
             self._out.append(Output("rejected", {"obs": oid, "reason": str(exc)}))

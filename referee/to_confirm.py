@@ -24,8 +24,8 @@ Each play in doubt that a violation rests on is a ``to-confirm`` conflict,
 shown on the console at once with its thumbnail. The referee first waits
 for a second read (``waiting``: the trick's pickup brings the zone's and the
 pile's reads); the question is pressed on the console (blocking) only when
-the next trick is about to be recorded on top of it, or after
-:data:`CONFIRM_WAIT` seconds.
+the next trick is about to be recorded on top of it, after
+:data:`CONFIRM_WAIT` seconds, or at once when the game is over.
 
 Part of the table referee (:mod:`referee.table_referee`); it proposes the way
 every part does (:mod:`referee.proposals`).
@@ -43,9 +43,9 @@ from .proposals import Ask, Conflict, Press, Proposal, Settle, Write, correction
 from .seats import SEAT_NAMES, Seat
 from .violations import Violation
 
-#: Seconds a "to confirm" question waits for a second read before the console is pressed
-#: (when no later trick presses it first: the hand's last trick).
-CONFIRM_WAIT = 6.0
+#: Seconds a "to confirm" question waits for a second read before the console is pressed, when
+#: no later trick presses it first (the hand's last trick): the pile's reads come within a second.
+CONFIRM_WAIT = 2.0
 
 
 @dataclass
@@ -71,7 +71,6 @@ class ToConfirm:
         self.waiting: list[Violation] = []    # violations reported to confirm, not yet asked about
         self.wanted: Optional[tuple[int, int]] = None   # (hand, trick) the play watcher waits to record
         self.asked: dict[int, tuple[Conflict, float]] = {}   # question id -> it, and when it is pressed
-        self._now = 0.0
 
     def note(self, n: int, one: OneRead) -> None:
         """Play event ``n`` was recorded on one read."""
@@ -98,10 +97,10 @@ class ToConfirm:
             return True
         return False
 
-    def busy(self) -> bool:
-        """Is there a question to file, or one waiting that time may press?"""
+    def busy(self, now: float) -> bool:
+        """Is there a question to file, or one waiting that time (``now``) presses?"""
         return bool(self.waiting or self.wanted or
-                    any(c.waiting and self._now >= due for c, due in self.asked.values()))
+                    any(c.waiting and now >= due for c, due in self.asked.values()))
 
     # -- second reads ---------------------------------------------------------------
     def read(self, obs: Observation, oid: int) -> Optional[Iterator[Proposal]]:
@@ -129,7 +128,6 @@ class ToConfirm:
         """File a question for each play in doubt that a violation reported since rests on (one
         confirmed by a second read already is written as confirmed), then press the questions
         whose time is up."""
-        self._now = now
         waiting, self.waiting = self.waiting, []
         for v in waiting:
             for n in v.to_confirm:
@@ -151,7 +149,7 @@ class ToConfirm:
             one = self.plays.get(c.ref)
             late = self.wanted is not None and one is not None and \
                 (one.hand < self.wanted[0] or one.trick < self.wanted[1])
-            if c.waiting and (late or one is None or now >= self.asked[c.id][1]):
+            if c.waiting and (late or one is None or now >= self.asked[c.id][1] or self.game.over):
                 yield Press(c)
         self.wanted = None
 
