@@ -62,6 +62,7 @@ class Metrics:
     rejected: int = 0
     seconds: float = 0.0
     by_kind: dict[str, list[int]] = field(default_factory=dict)   # kind -> [planted, flagged]
+    questions: dict[str, int] = field(default_factory=dict)       # conflict kind -> questions answered
     false_examples: list[dict[str, Any]] = field(default_factory=list)
     missed_examples: list[dict[str, Any]] = field(default_factory=list)
     wrong_hands: list[tuple[int, int]] = field(default_factory=list)   # (game seed, hand)
@@ -81,6 +82,7 @@ class Metrics:
                    hands_exact_share=round(self.hands_exact / self.hands, 6) if self.hands else 1.0,
                    observations_per_second=round(self.observations / self.seconds) if self.seconds else None,
                    by_kind={k: {"planted": v[0], "flagged": v[1]} for k, v in sorted(self.by_kind.items())},
+                   questions=dict(sorted(self.questions.items())),
                    false_examples=self.false_examples[:5], missed_examples=self.missed_examples[:5])
         return out
 
@@ -114,6 +116,7 @@ def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str =
                     if answer is not None:
                         m.conflicts += 1
                         m.to_confirm_asked += out.data["kind"] == "to-confirm"
+                        m.questions[out.data["kind"]] = m.questions.get(out.data["kind"], 0) + 1
                         more += [(o, False) for o in referee.ingest(answer)]
                         m.observations += 1
                     elif out.kind == "resolved" and out.data["how"].startswith("confirmed by the"):

@@ -141,37 +141,46 @@ class PlayWatch:
         here = on_table | {c for i in cards.items for c in (i.cam, i.rfid) if c is not None}
         pickup = (card is None and (on_table or cards.items)) or len(cards.gone_cards & here) >= 2
         if pickup:
-            for item in cards.items:
-                item.gone_t = None                    # picked up with the trick, not taken back
-                item.closed = True                    # a later card in its zone is another card
-        if card is None or card in on_table or pickup:
-            if not pickup:
-                return None                           # one card moved (knocked): it stays the play it was
-            if self.trick_done is not None:
-                self.trick_done.setdefault("cleared", t)
-            elif play.trick or any(not i.early for i in cards.items):
-                return self._missing_play(t)
-            return None
+            return self._picked_up_at(t)
+        if card is None or card in on_table:
+            return None                               # one card moved (knocked): it stays the play it was
         for item in cards.items:                      # maybe taken back: decided once the pickup is ruled out
             if item.zone == zone and card == (item.cam if source == "camera" else item.rfid) \
                     and item.conflict is None and not item.early:
                 item.gone_t = t
         return None
 
-    def _missing_play(self, t: float) -> Iterator[Proposal]:
-        """The trick is being picked up but the player to play has no card: nobody saw it."""
-        play = self.game.play
-        seat = play.to_play
-        items = self.cards.items
-        if any(i.seat == seat for i in items) or self.blocking:
-            return
-        # It was put down in turn, before the cards that followed it (they are not out of turn).
-        item = CardOnTable(zone=seat, t=min([i.t for i in items if not i.early], default=t) - 1e-3, unseen_at=True)
-        items.append(item)
-        yield from self._ask(item, "card-unknown", f"trick {play.trick_number} is being picked up but no sensor "
-                             f"saw {SEAT_NAMES[seat]}'s card: which card?", seat, play.trick_number)
+    def _picked_up_at(self, t: float) -> Optional[Iterator[Proposal]]:
+        """The trick on the table is being picked up (its cards leave the zones, or reach a pile)."""
+        for item in self.cards.items:
+            item.gone_t = None                        # picked up with the trick, not taken back
+            item.closed = True                        # a later card in its zone is another card
+        if self.trick_done is not None:
+            self.trick_done.setdefault("cleared", t)
+        elif self.game.play.trick or any(not i.early for i in self.cards.items):
+            return self._missing_play(t)
+        return None
 
-    def card_in_pile(self, card: Card, where: str, oid: int) -> Optional[Iterator[Proposal]]:
+    def _missing_play(self, t: float) -> Iterator[Proposal]:
+        """The trick is being picked up but players still to play have no card: nobody saw them."""
+        play = self.game.play
+        items = self.cards.items
+        if self.blocking:
+            return
+        order = [(play.to_play + k * (1 if self.game.options.clockwise else 3)) & 3 for k in range(4 - len(play.trick))]
+        for k, seat in enumerate(order):
+            if any(i.seat == seat for i in items):
+                continue
+            # It was put down in turn: after the cards of the players before it, before those after it.
+            before = [i.t for i in items if not i.early and i.seat in order[:k]]
+            after = [i.t for i in items if not i.early and i.seat in order[k + 1:]]
+            at = max(before) + 1e-3 if before else min(after, default=t) - 1e-3
+            item = CardOnTable(zone=seat, t=at, unseen_at=not before)
+            items.append(item)
+            yield from self._ask(item, "card-unknown", f"trick {play.trick_number} is being picked up but no "
+                                 f"sensor saw {SEAT_NAMES[seat]}'s card: which card?", seat, play.trick_number)
+
+    def card_in_pile(self, card: Card, where: str, t: float, oid: int) -> Optional[Iterator[Proposal]]:
         """A pile antenna (``where``: ``NS`` or ``EW``) read ``card``: who picked the trick up.
         Proposes the trick's last play once its pile is known."""
         done = self.trick_done
@@ -179,6 +188,8 @@ class PlayWatch:
             play = self.game.play
             if play is not None and (card in play.trick or self.cards.shows(card)):
                 self.early_pile.setdefault(card, (where, oid))   # its trick's last play is not decided yet
+                self.cards.gone_cards.add(card)
+                return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
             return None
         if card not in done["cards"] or done.get("pile"):
             return None
@@ -245,6 +256,8 @@ class PlayWatch:
         item = min((i for i in live if i.seat == to_play), key=lambda i: (not i.zone_seen, i.t), default=None)
         if item is None:
             return None
+        if item.zone_seen:
+            item = _last_put_down(live, item)
         later = any(i.t > item.t and i.seat != to_play and not i.early for i in live)
         if not (now >= item.t + (SETTLE if item.zone_seen else SETTLE + RFID_WAIT) or later):
             return None
@@ -342,6 +355,10 @@ class PlayWatch:
             cards.items.remove(other)                 # the same card seen twice, or a stale hand read
             if other.say and "say" not in event:
                 event["say"] = other.say              # "belote" was said over the other reading
+        for other in _shown_before(cards.items, item):
+            cards.items.remove(other)
+            yield Notice(f"{pretty(other.card) if other.card is not None else 'a card'} was shown in "
+                         f"{SEAT_NAMES[seat]}'s zone and taken back")
         cards.hand_off.pop(card, None)
         mismatch = item.cam_seen and item.cam is not None and item.rfid is not None and item.cam != item.rfid \
             and item.card_override is None
@@ -478,3 +495,16 @@ class PlayWatch:
         if card is None or play is None or rank_of(card) not in (KING, QUEEN):
             return False
         return play.trump == ALL_TRUMP or suit_of(card) == play.trump
+
+
+def _shown_before(items: list[CardOnTable], item: CardOnTable) -> list[CardOnTable]:
+    """The cards ``item``'s player put down in its zone before it, in the same trick: shown and
+    taken back (one player plays one card a trick; the reads of their going back were missed)."""
+    return [i for i in items if i is not item and i.seat == item.seat and i.zone_seen and i.t < item.t
+            and i.closed == item.closed and i.conflict is None and not i.early]
+
+
+def _last_put_down(live: list[CardOnTable], item: CardOnTable) -> CardOnTable:
+    """Of the cards ``item``'s player put down in this trick, the last one: the others were shown and
+    taken back."""
+    return max([item] + [i for i in live if item in _shown_before(live, i)], key=lambda i: i.t)

@@ -353,7 +353,7 @@ class TableReferee:
             elif isinstance(obs, ZoneCleared):
                 self._carry_out(play.card_gone(obs.source, seat, None, obs.t, oid))
         elif kind == "pile" and isinstance(obs, CardSeen) and obs.card is not None:
-            self._carry_out(play.card_in_pile(obs.card, TEAM_NAMES[seat], oid))
+            self._carry_out(play.card_in_pile(obs.card, TEAM_NAMES[seat], obs.t, oid))
 
     def _advance(self, now: float) -> None:
         """Decide everything the time ``now`` allows: plays that have settled, a trick picked up,
