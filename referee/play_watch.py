@@ -270,6 +270,10 @@ class PlayWatch:
         trick = play.trick_number
         if self.to_confirm.blocks(self.game.hand_number, trick):
             return False                              # an earlier trick's violation rests on one read
+        first = min((i for i in live if not i.early), key=lambda i: i.t, default=item)
+        if not play.trick and trick > 1 and first.seat != to_play and \
+                (yield from self.to_confirm.ask_winner(self.game.hand_number, trick - 1, to_play, first.seat)):
+            return True                               # the last trick's winner is in doubt: a card misread?
         for other in sorted(live, key=lambda i: i.t):       # cards put down before this one, out of turn
             if other.t < item.t and other.seat != to_play and not other.early:
                 if other.origin is not None:
@@ -365,7 +369,7 @@ class PlayWatch:
         last = len(play.trick) == 3
         if last:
             self.trick_done = {"event": event, "cards": set(play.trick) | {card}, "t": item.t, "trick": trick,
-                               "seat": seat, "card": card, "one": (one, read),
+                               "seat": seat, "card": card, "one": (one, read, item.conf),
                                "mismatch": (item.cam, item.rfid) if mismatch else None, "oids": item.oids}
             self.played[card] = (trick, seat, 0)
             seen = [self.early_pile[c] for c in self.trick_done["cards"] if c in self.early_pile]
@@ -376,13 +380,13 @@ class PlayWatch:
         n = len(self.game.events) + 1
         self.played[card] = (trick, seat, n)
         yield Write(event)
-        yield from self._after_play(hand, trick, seat, card, n, (one, read),
+        yield from self._after_play(hand, trick, seat, card, n, (one, read, item.conf),
                                     (item.cam, item.rfid) if mismatch else None, item.oids)
 
     def _after_play(self, hand: int, trick: int, seat: Seat, card: Card, n: int, one: tuple,
                     mismatch: Optional[tuple], oids) -> Iterator[Proposal]:
         if one[0] is not None:
-            self.to_confirm.note(n, OneRead(hand, card, seat, trick, one[0], one[1]))
+            self.to_confirm.note(n, OneRead(hand, card, seat, trick, *one))
         if mismatch:
             yield Ask(Conflict("card-mismatch", f"the camera read {pretty(mismatch[0])} but the RFID read "
                                f"{pretty(mismatch[1])} for {SEAT_NAMES[seat]}'s card at trick {trick}: "
@@ -400,7 +404,7 @@ class PlayWatch:
         event = done["event"]
         if event.get("sources") and done.get("pile_card") == done["card"]:
             del event["sources"]                      # the pile antenna read it too: a second read
-            done["one"] = (None, ())
+            done["one"] = (None, (), 1.0)
         if done.get("pile"):
             pile = done["pile"]
             event["pickup"] = {"pile": pile, "evidence": [done["pile_obs"]]}

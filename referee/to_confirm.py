@@ -34,7 +34,7 @@ every part does (:mod:`referee.proposals`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Optional
+from typing import Any, Generator, Iterator, Optional
 
 from .cards import Card, pretty
 from .game import Game
@@ -58,6 +58,7 @@ class OneRead:
     trick: int
     sensor: str                          # camera | rfid
     read: tuple = ()                     # (zone, edge) of the one RFID read, so that its echo is not a second
+    conf: float = 1.0                    # the camera's confidence in its read
     second: Optional[tuple] = None       # (sensor, observation id) of a later read that agrees
 
 
@@ -122,6 +123,29 @@ class ToConfirm:
         one.second = (obs.source, oid)
         c = self._open_on(n)
         return self._confirm(n, c, {"evidence": [oid]}, obs.source) if c is not None else None
+
+    def ask_winner(self, hand: int, trick: int, winner: Seat, led: Seat) -> Generator[Proposal, Conflict, bool]:
+        """The next trick was led from ``led``'s zone, but the cards recorded for ``trick`` make
+        ``winner`` its winner: a misread card of it may be why. Ask about its plays read once,
+        the least sure first, one at a time; True while one is asked (False once none is left:
+        then ``led`` played out of turn)."""
+        doubted = sorted(((n, p) for n, p in self.plays.items() if p.hand == hand and p.trick == trick
+                          and p.second is None), key=lambda np: (np[1].conf, np[0]))
+        if any(self._open_on(n) is not None for n, _ in doubted):
+            return True
+        if not doubted:
+            return False
+        n, one = doubted[0]
+        who = "only the camera" if one.sensor == "camera" else "only one RFID antenna"
+        sure = f" ({one.conf:.0%} sure)" if one.sensor == "camera" else ""
+        c = yield Ask(Conflict(
+            "to-confirm", f"{SEAT_NAMES[led]} led trick {trick + 1}, but the cards recorded for trick {trick} "
+            f"make {SEAT_NAMES[winner]} its winner: {who} read {SEAT_NAMES[one.seat]}'s card, "
+            f"{pretty(one.card)}{sure}: confirm the card, or name the right one",
+            hand=hand, trick=trick, seat=one.seat, proposal=one.card, ref=n, blocking=True,
+            evidence=tuple(self.game.events[n - 1].get("evidence", ()))))
+        self.asked[c.id] = (c, 0.0)
+        return True
 
     # -- asking ---------------------------------------------------------------------
     def ask(self, now: float) -> Iterator[Proposal]:
