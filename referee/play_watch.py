@@ -424,6 +424,11 @@ class PlayWatch:
                      "evidence": list(evidence)})
         item.early = True
 
+    def name_card(self, ref: int, card: Card, why: dict) -> Iterator[Proposal]:
+        """The console names the card of play event ``ref`` (a misread): its word, not a sensor's read."""
+        old = {k: v for k, v in self.game.events[ref - 1].items() if k != "sources"}
+        yield from self.correct_play(ref, {**old, "card": card_name(card)}, "misread", why)
+
     def correct_play(self, ref: int, replacement: dict[str, Any], reason: str, why: dict) -> Iterator[Proposal]:
         """Correct play event ``ref`` (a misread, a belote said late): a doubt about it goes with it."""
         yield Write(correction(ref, replacement, reason, why))
@@ -462,7 +467,7 @@ class PlayWatch:
             old = self.game.events[c.ref - 1]
             before = parse_card(old["card"])
             if chosen != before:
-                yield from self.correct_play(c.ref, {**old, "card": card_name(chosen)}, "misread", why)
+                yield from self.name_card(c.ref, chosen, why)
                 if c.hand == self.game.hand_number and before in self.played:
                     # The real card is recorded now: the old one is still to play, and
                     # readings of the real one still waiting in a zone are that same card.
