@@ -135,7 +135,9 @@ class PlayWatch:
                 not cards.shows(card) and card not in cards.back_in_hand:
             # A tag leaving a play zone that no sensor saw arrive: it was played there, in turn.
             before = min([i.t for i in cards.items if not i.early], default=t) - 1e-3
-            cards.items.append(CardOnTable(zone=zone, t=before, rfid=card, oids=[oid], unseen_at=True))
+            item = CardOnTable(zone=zone, t=before, oids=[oid], unseen_at=True)
+            item.add_rfid(card, (f"play:{SEAT_NAMES[zone]}", "out"))
+            cards.items.append(item)
         if card is not None and (card in on_table or cards.shows(card)):
             cards.gone_cards.add(card)                # a card of this trick (not a late read of the last one)
         here = on_table | {c for i in cards.items for c in (i.cam, i.rfid) if c is not None}
@@ -270,7 +272,7 @@ class PlayWatch:
         trick = play.trick_number
         if self.to_confirm.blocks(self.game.hand_number, trick):
             return False                              # an earlier trick's violation rests on one read
-        first = min((i for i in live if not i.early), key=lambda i: i.t, default=item)
+        first = min((i for i in live if not i.early and i.read), key=lambda i: i.t, default=item)
         if not play.trick and trick > 1 and first.seat != to_play and \
                 (yield from self.to_confirm.ask_winner(self.game.hand_number, trick - 1, to_play, first.seat)):
             return True                               # the last trick's winner is in doubt: a card misread?

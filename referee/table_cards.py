@@ -61,6 +61,12 @@ class CardOnTable:
     def seat(self) -> Seat:
         return self.origin if self.origin is not None else self.zone
 
+    @property
+    def read(self) -> bool:
+        """Did a sensor see it (or the console enter it)? Else it is a card nobody saw, placed
+        in its turn: its time says nothing."""
+        return self.cam_seen or bool(self.rfid_reads) or self.by_console
+
     def one_read(self) -> Optional[str]:
         """The sensor (``camera``, ``rfid``) of the one read that names this card, when only one
         does: no other sensor agrees, nor another RFID antenna (the hand the tag left, the zone);
