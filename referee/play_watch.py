@@ -133,6 +133,11 @@ class PlayWatch:
         cards = self.cards
         if source == "rfid" and card is not None and card not in on_table and card not in self.played and \
                 not cards.shows(card) and card not in cards.back_in_hand:
+            misread = self._camera_misread(zone, card, oid)
+            if misread is not None:
+                on_table.add(card)
+                cards.gone_cards.add(card)
+                return _chain(misread, self.card_gone(source, zone, card, t, oid))
             # A tag leaving a play zone that no sensor saw arrive: it was played there, in turn.
             before = min([i.t for i in cards.items if not i.early], default=t) - 1e-3
             item = CardOnTable(zone=zone, t=before, oids=[oid], unseen_at=True)
@@ -151,6 +156,35 @@ class PlayWatch:
                     and item.conflict is None and not item.early:
                 item.gone_t = t
         return None
+
+    def _camera_misread(self, zone: Seat, card: Card, oid: int) -> Optional[Iterator[Proposal]]:
+        """The tag of ``card`` leaves ``zone`` as the trick is picked up, but only the camera read
+        that seat's card of this trick, as another card: the camera misread it (a tag is not
+        misread). The play is corrected with the RFID's card, or the pending one changed."""
+        trick = self.game.play.trick_number
+        mine = [(c, n) for c, (k, s, n) in self.played.items() if k == trick and s == zone and c != card]
+        if not mine:
+            return None
+        read, n = mine[0]
+        done = self.trick_done
+        if not n:                                     # the trick's last card, waiting for its pickup
+            if done is None or done["card"] != read or done["one"][0] != "camera":
+                return None
+            done["event"] = {**{k: v for k, v in done["event"].items() if k != "sources"},
+                             "card": card_name(card), "sources": ["rfid"],
+                             "evidence": done["event"].get("evidence", []) + [oid]}
+            done["card"] = card
+            done["one"] = ("rfid", (f"play:{SEAT_NAMES[zone]}", "out"), 1.0)
+            done["cards"] = (done["cards"] - {read}) | {card}
+            self.played[card] = self.played.pop(read)
+            return iter(())
+        one = self.to_confirm.plays.get(n)
+        if one is None or one.sensor != "camera":
+            return None
+        old = {k: v for k, v in self.game.events[n - 1].items() if k != "sources"}
+        self.played[card] = self.played.pop(read)
+        return self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
+                                     "evidence": old.get("evidence", []) + [oid]}, "misread", {"evidence": [oid]})
 
     def _picked_up_at(self, t: float) -> Optional[Iterator[Proposal]]:
         """The trick on the table is being picked up (its cards leave the zones, or reach a pile)."""
@@ -519,3 +553,10 @@ def _last_put_down(live: list[CardOnTable], item: CardOnTable) -> CardOnTable:
     """Of the cards ``item``'s player put down in this trick, the last one: the others were shown and
     taken back."""
     return max([item] + [i for i in live if item in _shown_before(live, i)], key=lambda i: i.t)
+
+
+def _chain(*parts: Optional[Iterator[Proposal]]) -> Iterator[Proposal]:
+    """The proposals of several steps, in turn (a step may have none: None)."""
+    for part in parts:
+        if part is not None:
+            yield from part
