@@ -119,6 +119,7 @@ def _simulate(args: argparse.Namespace) -> int:
         rows = [("hands refereed", f"{m.hands} ({m.games} games, {m.observations} observations)"),
                 ("planted violations flagged (recall)", f"{m.flagged}/{m.planted} = {m.recall:.2%}"),
                 ("  ... of which with no console answer", f"{m.flagged_without_console}"),
+                ("planted but seen by no sensor (not counted)", str(m.untraced)),
                 ("accusations not planted", str(m.false_accusations)),
                 ("questions to the console per hand", f"{d['conflicts_per_hand']:.3f} ({m.conflicts} in all)"),
                 ("  ... of which 'to confirm'", f"{d['to_confirm_per_hand']:.3f} per hand ({m.to_confirm_asked}); "

@@ -50,7 +50,8 @@ class Metrics:
     games: int = 0
     hands: int = 0
     observations: int = 0
-    planted: int = 0
+    planted: int = 0                      # planted violations some sensor reported a trace of
+    untraced: int = 0                     # planted violations no sensor saw anything of (not counted)
     flagged: int = 0                      # planted violations the referee reported
     flagged_without_console: int = 0      # ... of which without a conflict answered first
     false_accusations: int = 0
@@ -72,7 +73,7 @@ class Metrics:
         return self.flagged / self.planted if self.planted else 1.0
 
     def as_dict(self) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in ("games", "hands", "observations", "planted", "flagged",
+        out = {k: getattr(self, k) for k in ("games", "hands", "observations", "planted", "untraced", "flagged",
                                               "flagged_without_console", "false_accusations", "conflicts",
                                               "to_confirm_asked", "to_confirm_by_sensor", "to_confirm_left",
                                               "hands_exact", "rejected")}
@@ -134,6 +135,9 @@ def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str =
         found = [(h, v.as_dict()) for h, v in referee.violations()]
         used = set()
         for p in sim.planted:
+            if not p.traced:
+                m.untraced += 1
+                continue
             counts = m.by_kind.setdefault(p.kind, [0, 0])
             counts[0] += 1
             m.planted += 1
