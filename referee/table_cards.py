@@ -18,8 +18,10 @@ from .cards import Card
 from .observations import CardGone, CardSeen
 from .seats import SEAT_NAMES, Seat
 
-#: Seconds after a card left its zone before it counts as taken back (a pickup may be starting).
-TAKEBACK_WAIT = 0.3
+#: Seconds after a card left its zone before it counts as taken back: a pickup may be starting,
+#: and with reads missing the next sign of it (another card leaving, a pile read) may come late.
+#: A card taken back is seen back in its hand sooner, as a rule.
+TAKEBACK_WAIT = 1.0
 #: A tag seen leaving a hand this soon after it came back is a late read of the earlier edge.
 STALE_READ = 0.4
 
@@ -146,7 +148,7 @@ class TableCards:
                 return
         target = None
         here = [i for i in sorted(self.items, key=lambda i: i.t)
-                if i.zone == zone and i.conflict is None and not i.early and not i.closed]
+                if i.zone == zone and i.conflict is None and not i.early and not i.closed and i.gone_t is None]
         if card is not None:                          # the same card from the other sensor
             target = next((i for i in here if (i.rfid if camera else i.cam) == card), None)
         for item in [] if target is not None else here:
