@@ -186,14 +186,15 @@ class PlayWatch:
         return self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
                                      "evidence": old.get("evidence", []) + [oid]}, "misread", {"evidence": [oid]})
 
-    def _picked_up_at(self, t: float) -> Optional[Iterator[Proposal]]:
-        """The trick on the table is being picked up (its cards leave the zones, or reach a pile)."""
+    def _picked_up_at(self, t: float, unseen: bool = False) -> Optional[Iterator[Proposal]]:
+        """The trick on the table is being picked up (its cards leave the zones, or reach a pile;
+        ``unseen``: a pile read a card of it that nobody saw played)."""
         for item in self.cards.items:
             item.gone_t = None                        # picked up with the trick, not taken back
             item.closed = True                        # a later card in its zone is another card
         if self.trick_done is not None:
             self.trick_done.setdefault("cleared", t)
-        elif self.game.play.trick or any(not i.early for i in self.cards.items):
+        elif unseen or self.game.play.trick or any(not i.early for i in self.cards.items):
             return self._missing_play(t)
         return None
 
@@ -226,6 +227,8 @@ class PlayWatch:
                 self.early_pile.setdefault(card, (where, oid))   # its trick's last play is not decided yet
                 self.cards.gone_cards.add(card)
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
+            if play is not None and card not in self.played and card not in self.cards.back_in_hand:
+                return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick
             return None
         if card not in done["cards"] or done.get("pile"):
             return None
