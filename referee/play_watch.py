@@ -78,6 +78,7 @@ class PlayWatch:
         self.says: dict[Seat, int] = {}
         self.pending_say: dict[Seat, bool] = {}
         self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
+        self.order_only: set[int] = set()                        # out-of-turn questions only on timing
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -330,7 +331,7 @@ class PlayWatch:
             if first is not None:
                 yield from self._ask(first, "out-of-turn", f"nobody saw when {SEAT_NAMES[to_play]} put down its "
                                      f"card: did {SEAT_NAMES[first.seat]} play before {SEAT_NAMES[to_play]}, out "
-                                     f"of turn?", first.seat, trick, first.card)
+                                     f"of turn?", first.seat, trick, first.card, order_only=True)
                 return True
         rfid_on = "rfid" in self.sources
         if item.rfid is None and item.card_override is None and rfid_on:
@@ -364,11 +365,15 @@ class PlayWatch:
         return True
 
     def _ask(self, item: CardOnTable, kind: str, message: str, seat: Seat, trick: int,
-             proposal: Optional[Card] = None) -> Iterator[Proposal]:
-        """A blocking question about a card on the table, which stays there until it is answered."""
+             proposal: Optional[Card] = None, order_only: bool = False) -> Iterator[Proposal]:
+        """A blocking question about a card on the table, which stays there until it is answered.
+        ``order_only``: an out-of-turn question only because nobody saw when the card before it was
+        put down; a "no" leaves the card where it is, in its turn."""
         c = yield Ask(Conflict(kind, message, trick=trick, seat=seat, blocking=True, evidence=tuple(item.oids),
                                proposal=proposal, item=item))
         item.conflict = c.id
+        if order_only:
+            self.order_only.add(c.id)
 
     # -- writing the plays --------------------------------------------------------------
     def _commit(self, item: CardOnTable, seat: Seat) -> Iterator[Proposal]:
@@ -484,8 +489,8 @@ class PlayWatch:
                 item.card_override = card
             if action in ("confirm", "resolve"):
                 yield from self._write_out_of_turn(item)
-            else:
-                item.early = True
+            elif c.id not in self.order_only:
+                item.early = True                 # down before its turn: it waits for it
             return
         if c.kind == "to-confirm" and (action == "dismiss" or (card if action == "resolve" else c.proposal)
                                         == c.proposal):

@@ -100,8 +100,8 @@ class TableCards:
         self.gone_cards: set[Card] = set()                       # trick cards seen leaving their zone
 
     def shows(self, card: Card) -> bool:
-        """Does a sensor read ``card`` on the table?"""
-        return any(card in (i.cam, i.rfid) for i in self.items)
+        """Does a sensor read ``card`` on the table (or the console name it)?"""
+        return any(card in (i.cam, i.rfid, i.card_override) for i in self.items)
 
     def stale(self, card: Optional[Card], t: float) -> bool:
         """Is a tag read of ``card`` at ``t`` a late read of it from before it came back to the hand?"""
