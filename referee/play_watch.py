@@ -296,8 +296,7 @@ class PlayWatch:
         item = min((i for i in live if i.seat == to_play), key=lambda i: (not i.zone_seen, i.t), default=None)
         if item is None:
             return None
-        if item.zone_seen:
-            item = _last_put_down(live, item)
+        item = _last_put_down(live, item)
         later = any(i.t > item.t and i.seat != to_play and not i.early for i in live)
         if not (now >= item.t + (SETTLE if item.zone_seen else SETTLE + RFID_WAIT) or later):
             return None
@@ -551,9 +550,10 @@ class PlayWatch:
 
 
 def _shown_before(items: list[CardOnTable], item: CardOnTable) -> list[CardOnTable]:
-    """The cards ``item``'s player put down in its zone before it, in the same trick: shown and
-    taken back (one player plays one card a trick; the reads of their going back were missed)."""
-    return [i for i in items if i is not item and i.seat == item.seat and i.zone_seen and i.t < item.t
+    """The cards ``item``'s player put down (or took from its hand) before it, in the same trick:
+    shown and taken back (one player plays one card a trick; the reads of their going back were
+    missed)."""
+    return [i for i in items if i is not item and i.seat == item.seat and i.t < item.t
             and i.closed == item.closed and i.conflict is None and not i.early]
 
 
