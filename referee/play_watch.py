@@ -190,16 +190,21 @@ class PlayWatch:
     def _picked_up_at(self, t: float, unseen: bool = False) -> Optional[Iterator[Proposal]]:
         """The trick on the table is being picked up (its cards leave the zones, or reach a pile;
         ``unseen``: a pile read a card of it that nobody saw played)."""
-        for item in self.cards.items:
+        cards = self.cards
+        window = cards.pickups
+        for item in cards.items:
             item.gone_t = None                        # picked up with the trick, not taken back
-            item.closed = True                        # a later card in its zone is another card
+            if item.window is None:
+                item.window = window                  # a later card in its zone is another card
+        if unseen or any(i.window == window for i in cards.items):
+            cards.pickups += 1
         if self.trick_done is not None:
             self.trick_done.setdefault("cleared", t)
-        elif unseen or self.game.play.trick or any(not i.early for i in self.cards.items):
-            return self._missing_play(t)
+        elif unseen or self.game.play.trick or any(not i.early for i in cards.items):
+            return self._missing_play(t, window)
         return None
 
-    def _missing_play(self, t: float) -> Iterator[Proposal]:
+    def _missing_play(self, t: float, window: int) -> Iterator[Proposal]:
         """The trick is being picked up but players still to play have no card: nobody saw them."""
         play = self.game.play
         items = self.cards.items
@@ -213,7 +218,7 @@ class PlayWatch:
             before = [i.t for i in items if not i.early and i.seat in order[:k]]
             after = [i.t for i in items if not i.early and i.seat in order[k + 1:]]
             at = max(before) + 1e-3 if before else min(after, default=t) - 1e-3
-            item = CardOnTable(zone=seat, t=at, unseen_at=not before)
+            item = CardOnTable(zone=seat, t=at, unseen_at=not before, window=window)
             items.append(item)
             yield from self._ask(item, "card-unknown", f"trick {play.trick_number} is being picked up but no "
                                  f"sensor saw {SEAT_NAMES[seat]}'s card: which card?", seat, play.trick_number)
@@ -554,7 +559,7 @@ def _shown_before(items: list[CardOnTable], item: CardOnTable) -> list[CardOnTab
     shown and taken back (one player plays one card a trick; the reads of their going back were
     missed)."""
     return [i for i in items if i is not item and i.seat == item.seat and i.t < item.t
-            and i.closed == item.closed and i.conflict is None and not i.early]
+            and i.window == item.window and i.conflict is None and not i.early]
 
 
 def _last_put_down(live: list[CardOnTable], item: CardOnTable) -> CardOnTable:

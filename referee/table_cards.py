@@ -47,7 +47,7 @@ class CardOnTable:
     early: bool = False                      # out of turn, waiting for its seat's turn
     gone_t: Optional[float] = None           # when it left its zone (a take-back, unless a pickup follows)
     zone_seen: bool = True                   # False: only seen leaving the hand so far
-    closed: bool = False                     # its trick was picked up while it waited
+    window: Optional[int] = None             # the pickup its trick went with, once picked up while it waited
     say: Optional[str] = None
     conflict: Optional[int] = None
     card_override: Optional[Card] = None     # settled at the console
@@ -62,6 +62,11 @@ class CardOnTable:
     @property
     def seat(self) -> Seat:
         return self.origin if self.origin is not None else self.zone
+
+    @property
+    def closed(self) -> bool:
+        """Its trick was picked up while it waited: a later card in its zone is another card."""
+        return self.window is not None
 
     @property
     def read(self) -> bool:
@@ -98,6 +103,7 @@ class TableCards:
         self.hand_off: dict[Card, tuple[Seat, int, float]] = {}  # card -> (seat, obs, t) it left that hand
         self.back_in_hand: dict[Card, float] = {}                # card -> when it came back to the hand
         self.gone_cards: set[Card] = set()                       # trick cards seen leaving their zone
+        self.pickups = 0                                         # the tricks seen picked up this hand
 
     def shows(self, card: Card) -> bool:
         """Does a sensor read ``card`` on the table (or the console name it)?"""
