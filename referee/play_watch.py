@@ -158,19 +158,22 @@ class PlayWatch:
                 item.gone_t = t
         return None
 
-    def _camera_misread(self, zone: Seat, card: Card, oid: int) -> Optional[Iterator[Proposal]]:
-        """The tag of ``card`` leaves ``zone`` as the trick is picked up, but only the camera read
-        that seat's card of this trick, as another card: the camera misread it (a tag is not
-        misread). The play is corrected with the RFID's card, or the pending one changed."""
-        trick = self.game.play.trick_number
-        mine = [(c, n) for c, (k, s, n) in self.played.items() if k == trick and s == zone and c != card]
-        if not mine:
-            return None
-        read, n = mine[0]
+    def _camera_misread(self, zone: Optional[Seat], card: Card, oid: int,
+                        trick: Optional[int] = None) -> Optional[Iterator[Proposal]]:
+        """A tag, ``card``, is read as ``trick`` (default: the one on the table) is picked up: leaving
+        ``zone``, or (``zone`` None) in a pile. But only the camera read that seat's card of the
+        trick (in a pile: the one card of the trick only the camera read), as another card: the
+        camera misread it (a tag is not misread). The play is corrected with the RFID's card, or
+        the pending one changed."""
+        trick = trick or self.game.play.trick_number
         done = self.trick_done
+        mine = [(c, n, s) for c, (k, s, n) in self.played.items() if k == trick and zone in (None, s) and c != card
+                and (self._camera_alone(n) if n else done is not None and done["card"] == c
+                     and done["one"][0] == "camera")]
+        if len(mine) != 1:
+            return None                               # none, or which one is not known: a question later
+        read, n, zone = mine[0]
         if not n:                                     # the trick's last card, waiting for its pickup
-            if done is None or done["card"] != read or done["one"][0] != "camera":
-                return None
             done["event"] = {**{k: v for k, v in done["event"].items() if k != "sources"},
                              "card": card_name(card), "sources": ["rfid"],
                              "evidence": done["event"].get("evidence", []) + [oid]}
@@ -179,13 +182,15 @@ class PlayWatch:
             done["cards"] = (done["cards"] - {read}) | {card}
             self.played[card] = self.played.pop(read)
             return iter(())
-        one = self.to_confirm.plays.get(n)
-        if one is None or one.sensor != "camera":
-            return None
         old = {k: v for k, v in self.game.events[n - 1].items() if k != "sources"}
         self.played[card] = self.played.pop(read)
         return self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
                                      "evidence": old.get("evidence", []) + [oid]}, "misread", {"evidence": [oid]})
+
+    def _camera_alone(self, n: int) -> bool:
+        """Does play event ``n`` rest on one camera read, with no second read since?"""
+        one = self.to_confirm.plays.get(n)
+        return one is not None and one.sensor == "camera" and one.second is None
 
     def _picked_up_at(self, t: float, unseen: bool = False) -> Optional[Iterator[Proposal]]:
         """The trick on the table is being picked up (its cards leave the zones, or reach a pile;
@@ -234,8 +239,14 @@ class PlayWatch:
                 self.cards.gone_cards.add(card)
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
             if play is not None and card not in self.played and card not in self.cards.back_in_hand:
+                if not play.trick and play.trick_number > 1:       # the trick just picked up: misread?
+                    misread = self._camera_misread(None, card, oid, play.trick_number - 1)
+                    if misread is not None:
+                        return misread
                 return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick
             return None
+        if card not in done["cards"] and card not in self.played:
+            return self._camera_misread(None, card, oid, done["trick"])
         if card not in done["cards"] or done.get("pile"):
             return None
         done["pile"] = where

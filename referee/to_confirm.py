@@ -107,8 +107,8 @@ class ToConfirm:
     def read(self, obs: Observation, oid: int) -> Optional[Iterator[Proposal]]:
         """A sensor read a card in a play zone or a pile: a second read of a play read once?"""
         n = max((k for k, p in self.plays.items() if p.card == obs.card and p.second is None), default=None)
-        if n is None:
-            return None
+        if n is None or not self._on_table(self.plays[n]):
+            return None                               # later in the hand the card read is another play
         one = self.plays[n]
         zone = f"play:{SEAT_NAMES[one.seat]}"
         if obs.source == "camera":
@@ -146,6 +146,15 @@ class ToConfirm:
             evidence=tuple(self.game.events[n - 1].get("evidence", ()))))
         self.asked[c.id] = (c, 0.0)
         return True
+
+    def _on_table(self, one: OneRead) -> bool:
+        """Is ``one``'s trick on the table still, or being picked up (its last reads)?"""
+        play = self.game.play
+        if one.hand != self.game.hand_number:
+            return one.hand == self.game.hand_number - 1 and one.trick == 8 and (play is None or not play.trick)
+        if play is None:
+            return False
+        return one.trick == play.trick_number or (one.trick == play.trick_number - 1 and not play.trick)
 
     # -- asking ---------------------------------------------------------------------
     def ask(self, now: float) -> Iterator[Proposal]:
