@@ -77,7 +77,7 @@ class Desk:
             self.queue.append({"type": "declare", "seat": SEAT_NAMES[a.seat],
                                "cards": [card_name(c) for c in a.cards], "obs": oid})
         elif a.action == "belote":
-            yield from self.play.belote(a.seat)
+            yield from self.play.belote(a.seat, a.t)
         elif a.action == "turned":
             self.deal.turned_at_console(a.cards[0], oid)
         elif a.action in ("confirm", "dismiss", "resolve"):

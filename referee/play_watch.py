@@ -57,6 +57,8 @@ UNKNOWN_WAIT = 2.0
 CAMERA_SURE = 0.9
 #: Seconds after a trick is cleared to wait for the pile antennas.
 PICKUP_WAIT = 1.5
+#: Seconds a "belote" said before its card was read waits for that card: it is said as it is played.
+SAY_WAIT = 5.0
 
 
 class PlayWatch:
@@ -76,7 +78,7 @@ class PlayWatch:
         self.early_pile: dict[Card, tuple[str, int]] = {}        # pile reads before their trick was complete
         self.played: Played = {}                                 # card -> (trick, seat, event n)
         self.says: dict[Seat, int] = {}
-        self.pending_say: dict[Seat, bool] = {}
+        self.pending_say: dict[Seat, float] = {}                 # "belote" said before its card: when
         self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
         self.order_only: set[int] = set()                        # out-of-turn questions only on timing
 
@@ -399,7 +401,9 @@ class PlayWatch:
         event: dict[str, Any] = {"type": "play", "seat": SEAT_NAMES[seat], "card": card_name(card)}
         if item.say:
             event["say"] = item.say
-        elif self.pending_say.get(seat) and self._belote_card(card):    # said before the card was read
+        elif seat in self.pending_say and abs(item.t - self.pending_say[seat]) < SAY_WAIT and \
+                self._belote_card(card):
+            # said before the card was read (and not long before: it was said with this card)
             event["say"] = "rebelote" if self.says.get(seat) else "belote"
             self.says[seat] = self.says.get(seat, 0) + 1
             del self.pending_say[seat]
@@ -535,7 +539,7 @@ class PlayWatch:
                                         if i.conflict is not None or chosen not in (i.rfid, i.cam)]
         yield Settle(c, {"confirm": "confirmed", "dismiss": "dismissed"}.get(action, "resolved"), action)
 
-    def belote(self, seat: Seat) -> Iterator[Proposal]:
+    def belote(self, seat: Seat, t: float) -> Iterator[Proposal]:
         """Attach "belote"/"rebelote" to ``seat``'s card being played: a trump king or queen on
         the table or just played when there is one (the sensors may hold other readings of that
         seat), else its card on the table, else its next card."""
@@ -552,7 +556,7 @@ class PlayWatch:
             (pair or mine)[0].say = word               # without trumps, the engine will say why it is wrong
             self.says[seat] = self.says.get(seat, 0) + 1
             return
-        self.pending_say[seat] = True
+        self.pending_say[seat] = t
 
     def _has_belote(self) -> bool:
         play = self.game.play
