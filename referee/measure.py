@@ -13,8 +13,10 @@ A violation that rests on one read of one sensor is "to confirm"
 accusation, only once a second read or the console confirmed it. The
 oracle answers a question when the table referee asks it (a ``waiting``
 question is left to the sensors until the referee presses it), so
-``conflicts`` counts the questions the console had to answer, and
-``to_confirm_asked`` those of them about a violation to confirm;
+``conflicts`` counts the questions the console had to answer (blocking: the
+record waits for them), ``told`` the conflicts it was only told of (not
+blocking: a camera read the RFID overruled, the record went on), and
+``to_confirm_asked`` the questions about a violation to confirm;
 ``to_confirm_by_sensor`` counts the ones a second read settled, and
 ``to_confirm_left`` the violations never confirmed.
 """
@@ -55,7 +57,8 @@ class Metrics:
     flagged: int = 0                      # planted violations the referee reported
     flagged_without_console: int = 0      # ... of which without a conflict answered first
     false_accusations: int = 0
-    conflicts: int = 0                    # questions the console answered
+    conflicts: int = 0                    # questions the console had to answer (blocking)
+    told: int = 0                         # conflicts the console was only told of (not blocking)
     to_confirm_asked: int = 0             # ... of which about a violation to confirm
     to_confirm_by_sensor: int = 0         # violations to confirm that a second read confirmed
     to_confirm_left: int = 0              # violations to confirm never confirmed
@@ -74,7 +77,7 @@ class Metrics:
 
     def as_dict(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in ("games", "hands", "observations", "planted", "untraced", "flagged",
-                                              "flagged_without_console", "false_accusations", "conflicts",
+                                              "flagged_without_console", "false_accusations", "conflicts", "told",
                                               "to_confirm_asked", "to_confirm_by_sensor", "to_confirm_left",
                                               "hands_exact", "rejected")}
         out.update(recall=round(self.recall, 6),
@@ -115,9 +118,12 @@ def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str =
                 for out, first_hand in outputs:
                     answer = oracle.answer(out.data, obs.t) if out.kind == "conflict" else None
                     if answer is not None:
-                        m.conflicts += 1
-                        m.to_confirm_asked += out.data["kind"] == "to-confirm"
-                        m.questions[out.data["kind"]] = m.questions.get(out.data["kind"], 0) + 1
+                        if out.data["blocking"]:
+                            m.conflicts += 1
+                            m.to_confirm_asked += out.data["kind"] == "to-confirm"
+                            m.questions[out.data["kind"]] = m.questions.get(out.data["kind"], 0) + 1
+                        else:
+                            m.told += 1
                         more += [(o, False) for o in referee.ingest(answer)]
                         m.observations += 1
                     elif out.kind == "resolved" and out.data["how"].startswith("confirmed by the"):
