@@ -333,6 +333,18 @@ class PlayWatch:
             return True                               # the last trick's winner is in doubt: a card misread?
         for other in sorted(live, key=lambda i: i.t):       # cards put down before this one, out of turn
             if other.t < item.t and other.seat != to_play and not other.early:
+                mine = next(((c, n) for c, (k, s, n) in self.played.items() if k == trick and s == other.seat and n),
+                            None)
+                if mine is not None and other.card is not None:
+                    # That player's card of this trick is recorded already: one of the two was shown and
+                    # taken back (the reads of its going back were missed or late), not a card out of turn.
+                    c = yield Ask(Conflict(
+                        "card-unknown", f"{SEAT_NAMES[other.seat]}'s card at trick {trick} was recorded as "
+                        f"{pretty(mine[0])}, but {SEAT_NAMES[other.seat]} put down {pretty(other.card)} too: "
+                        f"which card did {SEAT_NAMES[other.seat]} play?", trick=trick, seat=other.seat,
+                        blocking=True, ref=mine[1], proposal=other.card, evidence=tuple(other.oids)))
+                    other.conflict = c.id
+                    return True
                 if other.origin is not None:
                     yield from self._write_out_of_turn(other)
                 else:
@@ -537,6 +549,14 @@ class PlayWatch:
                     self.played[chosen] = self.played.pop(before)
                     self.cards.items = [i for i in self.cards.items
                                         if i.conflict is not None or chosen not in (i.rfid, i.cam)]
+            for item in self.cards.items:             # a card that waited on this question about its seat's
+                if item.conflict == c.id:             # recorded card: the same card now, or another one later
+                    item.conflict = None
+                    if item.card == chosen:
+                        self.cards.items.remove(item)
+                    else:
+                        item.early = True
+                    break
         yield Settle(c, {"confirm": "confirmed", "dismiss": "dismissed"}.get(action, "resolved"), action)
 
     def belote(self, seat: Seat, t: float) -> Iterator[Proposal]:
