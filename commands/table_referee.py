@@ -119,8 +119,13 @@ def _simulate(args: argparse.Namespace) -> int:
         rows = [("hands refereed", f"{m.hands} ({m.games} games, {m.observations} observations)"),
                 ("planted violations flagged (recall)", f"{m.flagged}/{m.planted} = {m.recall:.2%}"),
                 ("  ... of which with no console answer", f"{m.flagged_without_console}"),
+                ("planted but seen by no sensor (not counted)", str(m.untraced)),
                 ("accusations not planted", str(m.false_accusations)),
-                ("conflicts raised per hand", f"{d['conflicts_per_hand']:.3f} ({m.conflicts} in all)"),
+                ("questions to the console per hand", f"{d['conflicts_per_hand']:.3f} ({m.conflicts} in all; "
+                                                      f"{m.told / max(m.hands, 1):.3f} per hand only told of)"),
+                ("  ... of which 'to confirm'", f"{d['to_confirm_per_hand']:.3f} per hand ({m.to_confirm_asked}); "
+                                                f"{m.to_confirm_by_sensor} confirmed by a second read, "
+                                                f"{m.to_confirm_left} left unconfirmed"),
                 ("hands scored exactly", f"{m.hands_exact}/{m.hands} = {d['hands_exact_share']:.2%}"),
                 ("speed", f"{d['observations_per_second']} observations/s (simulation included)")]
         rows += [(f"  {kind}", f"{v['flagged']}/{v['planted']}") for kind, v in d["by_kind"].items()]

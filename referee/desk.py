@@ -77,7 +77,7 @@ class Desk:
             self.queue.append({"type": "declare", "seat": SEAT_NAMES[a.seat],
                                "cards": [card_name(c) for c in a.cards], "obs": oid})
         elif a.action == "belote":
-            yield from self.play.belote(a.seat)
+            yield from self.play.belote(a.seat, a.t)
         elif a.action == "turned":
             self.deal.turned_at_console(a.cards[0], oid)
         elif a.action in ("confirm", "dismiss", "resolve"):
@@ -88,8 +88,7 @@ class Desk:
             else:
                 yield from self.play.answer(c, a.action, card, why)
         elif a.action == "replace":
-            old = self.game.events[a.ref - 1]
-            yield from self.play.correct_play(a.ref, {**old, "card": card_name(a.cards[0])}, "misread", why)
+            yield from self.play.name_card(a.ref, a.cards[0], why)
         elif a.action == "undo":
             events = self.game.events
             undone = {e["ref"] for e in events if e["type"] == "correction" and e.get("replace") is None}
