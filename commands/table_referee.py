@@ -70,12 +70,11 @@ def register_referee(sub: argparse._SubParsersAction) -> None:
 
 
 def _scoresheet(args: argparse.Namespace) -> int:
-    from referee.record import RecordError, read_lines, read_record
+    from referee.record import RecordError, read_record
     from referee.scoresheet import Scoresheet
 
     try:
-        lines = read_lines(sys.stdin.read().splitlines(), "<stdin>") if args.record == "-" \
-            else read_record(args.record)
+        lines = read_record(args.record)
         sheet = Scoresheet.from_record(lines)
     except RecordError as exc:
         return fail(f"{exc} (fix the record, then run scoresheet again)")

@@ -175,7 +175,12 @@ class Room:
         return table
 
     def get(self, table_id: str) -> Optional[LiveTable]:
-        return self.tables.get(table_id)
+        """The table ``table_id``; its number alone names it too (``/overlay/1`` is table ``t1``:
+        people read "Table 1" on the screen and type the 1)."""
+        table = self.tables.get(table_id)
+        if table is None and table_id.isascii() and table_id.isdigit():
+            table = self.tables.get(f"t{int(table_id)}") if len(table_id) < 6 else None
+        return table
 
     def __iter__(self):
         return iter(list(self.tables.values()))
