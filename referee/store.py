@@ -29,10 +29,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 from .json_text import JSONTextError, loads
 from .observations import Observation, ObservationError, from_dict, to_dict
+from .record import RecordError, check_event
 from .table_referee import Output, TableReferee
 
 _SCHEMA = """
@@ -102,7 +103,11 @@ class EventStore:
     @property
     def header(self) -> Optional[dict[str, Any]]:
         row = self.db.execute("SELECT value FROM meta WHERE key='header'").fetchone()
-        return None if row is None else json.loads(row[0])
+        try:
+            return None if row is None else check_event(loads(row[0]))
+        except (JSONTextError, RecordError) as exc:
+            raise StoreError(f"{self.path} holds a game header this program cannot read ({exc}); "
+                             f"move it aside and start a new one") from None
 
     def set_header(self, header: dict[str, Any]) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('header', ?)", (json.dumps(header),))
@@ -216,7 +221,13 @@ class StoredReferee(TableReferee):
         self.set_aside: list[tuple[int, str]] = []
         stored = self.store.header
         header = stored or header or TableReferee.make_header(rules, options, seats)
-        super().__init__(header=header)
+        try:
+            super().__init__(header=header)
+        except RecordError as exc:
+            if stored is None:
+                raise                           # the caller's header: its own error
+            raise StoreError(f"{path} holds a game this program cannot referee ({exc}); "
+                             f"move it aside and start a new one") from None
         if stored is None:
             self.store.set_header(header)
             self.store.commit()
@@ -227,7 +238,11 @@ class StoredReferee(TableReferee):
             self._replay()
 
     def _replay(self) -> None:
-        """Be where the stored observations left the game: act on each again, in order."""
+        """Be where the stored observations left the game: act on each again, in order.
+
+        A row this program refuses though an older one accepted it is marked rejected with the
+        reason, and one it fails on is set aside (both listed in ``set_aside``); the stored
+        events are then rewritten as this replay made them."""
         while True:
             TableReferee.__init__(self, header=self.store.header)
             self._replaying, self._new_events, self._stored_events = True, [], 0
@@ -237,24 +252,25 @@ class StoredReferee(TableReferee):
                     if status == SET_ASIDE:
                         self.reject(reason)             # it keeps its id; nothing else
                     else:
-                        self._ingest_raw(raw, None, store=False)
+                        why = self._act(*self._parse(raw))[1]
+                        if why and status == "accepted":
+                            self.store.mark_rejected([(why, oid)])
+                            self.set_aside.append((oid, f"now refused: {why}"))
                     self._after(oid)
             except Exception as exc:                    # noqa: BLE001 - any failure: that row goes aside
                 self._put_aside(oid, exc)
                 continue
             break
-        if any(oid > self._last_replaced for oid, _ in self.set_aside):
-            self.store.replace_events(self._new_events)  # the events as they are without the rows set aside
-            self._last_replaced = max(oid for oid, _ in self.set_aside)
-        if self.store.counts()["events"] > len(self.events):
+        stored = self.store.events()
+        if stored[:len(self.events)] != self.events:
+            self.store.replace_events(self._new_events)  # as this replay made them
+        elif len(stored) > len(self.events):
             # An imported record: events without the observations that made them.
-            self.load_events(self.store.events()[len(self.events):], store=False)
+            self.load_events(stored[len(self.events):], store=False)
         self.store.commit()
         self._replaying = False
         self._new_events = []
         self._stored_events = len(self.events)
-
-    _last_replaced = 0
 
     def _put_aside(self, oid: Optional[int], exc: Exception) -> str:
         reason = (f"set aside: the referee failed on this observation ({type(exc).__name__}: {str(exc)[:160]}); "
@@ -297,14 +313,8 @@ class StoredReferee(TableReferee):
             return self.reject(reason), reason
         return self.ingest(obs, checked=True), None
 
-    def _ingest_raw(self, raw: str, cursor: Optional[str], store: bool = True) -> list[Output]:
-        obs, reason = self._parse(raw)
-        if not store:
-            return self._act(obs, reason)[0]
-        return self._ingest_parsed([(raw, cursor, obs, reason)])
-
     def ingest_raw(self, raw: str, cursor: Optional[str] = None) -> list[Output]:
-        outputs = self._ingest_raw(raw, cursor)
+        outputs = self._ingest_parsed([(raw, cursor, *self._parse(raw))])
         self.store.commit()
         return outputs
 
@@ -390,31 +400,70 @@ class StoredReferee(TableReferee):
         self.store.close()
 
 
+#: The longest observation line :func:`ingest_file` reads (one is a few hundred bytes).
+MAX_LINE = 64 * 1024
+
+
+def _lines(handle: Any) -> Iterator[tuple[int, str, Optional[str]]]:
+    """``(number, text, why it is unreadable or None)`` for each line of a binary file, without
+    ever holding more than :data:`MAX_LINE` bytes of one line."""
+    number = 0
+    while True:
+        data = handle.readline(MAX_LINE + 1)
+        if not data:
+            return
+        number += 1
+        why = None
+        if len(data) > MAX_LINE and not data.endswith(b"\n"):
+            while (rest := handle.readline(MAX_LINE)) and not rest.endswith(b"\n"):
+                pass
+            data, why = data[:200], f"longer than {MAX_LINE // 1024} KiB: not an observation"
+        data = data.rstrip(b"\r\n")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            text = data.decode("utf-8", "backslashreplace")
+            why = why or f"not UTF-8 text (byte 0x{data[exc.start]:02x} at column {exc.start + 1})"
+        yield number, text, why
+
+
 def ingest_file(source: str | Path, path: str | Path, rules: str = "ffb-contree", burst: int = 64,
-                progress=None, header: Optional[dict[str, Any]] = None, pace=None) -> StoredReferee:
+                progress=None, header: Optional[dict[str, Any]] = None, pace=None,
+                unreadable: Optional[Callable[[int, str], None]] = None) -> StoredReferee:
     """Ingest an observation file (JSON Lines, one observation per line) into the store at ``path``.
 
     Idempotent: each line's number is its cursor, so a run killed at any point
     and started again resumes after the last committed burst; no line is lost
-    or applied twice. Malformed lines are stored as rejected, with the reason.
-    ``header`` is a new store's game line; ``pace()`` is called after each
-    burst (a live source's rhythm, in the crash test).
+    or applied twice. A line that is not an observation (not UTF-8, not JSON,
+    not an observation's shape) is stored as rejected, with the reason, and
+    ``unreadable(line number, reason)`` is told; the lines after it go on.
+    Blank lines are skipped. ``header`` is a new store's game line;
+    ``pace()`` is called after each burst (a live source's rhythm, in the
+    crash test).
     """
     referee = StoredReferee(path, rules=rules, header=header)
     done = int(referee.store.cursor or 0)
-    batch: list[tuple[str, str]] = []
-    with open(source, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if number <= done:
+    batch: list[tuple[str, Optional[str], Optional[Observation], Optional[str]]] = []
+
+    def flush() -> None:
+        referee._ingest_parsed(batch)
+        referee.store.commit()
+        batch.clear()
+
+    with open(source, "rb") as handle:
+        for number, text, why in _lines(handle):
+            if number <= done or not text.strip() and why is None:
                 continue
-            batch.append((line.rstrip("\n"), str(number)))
+            obs, why = (None, why) if why else referee._parse(text)
+            if why and unreadable:
+                unreadable(number, why)
+            batch.append((text, str(number), obs, why))
             if len(batch) >= burst:
-                referee.ingest_burst(batch)
-                batch = []
+                flush()
                 if progress:
                     progress(number)
                 if pace:
                     pace()
     if batch:
-        referee.ingest_burst(batch)
+        flush()
     return referee

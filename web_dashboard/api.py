@@ -182,5 +182,7 @@ def revoke_token(table_id: str, token_id: int) -> Any:
     tokens = {t.id: t for t in dashboard().accounts.tokens(table_id)}
     if token_id not in tokens:
         return jsonify(error=f"no token {token_id} for table {table_id!r}"), 404
-    dashboard().accounts.revoke_token(token_id)
+    board = dashboard()
+    board.accounts.revoke_token(token_id)
+    board.hub.call_soon_threadsafe(lambda: board.hub.close_owner(("token", token_id)))
     return jsonify(ok=True)

@@ -49,8 +49,10 @@ class LiveTable:
         self._new_game = new_game
         self._lock = threading.RLock()
         self._version = 0                         # numbers each published state (see Hub.submit)
-        start = time.monotonic()
-        #: seconds since the table started: the ``t`` of what the console enters
+        # A resumed game goes on from the last time its referee heard (the console's actions
+        # must not go back in time after a restart), so the clock starts there.
+        start = time.monotonic() - max(getattr(referee, "last_t", {}).values(), default=0.0)
+        #: seconds of play at this table: the ``t`` of what the console enters
         self.clock = clock or (lambda: round(time.monotonic() - start, 3))
         self._last_obs = -TICK_FOR
         self.thumbnails: dict[int, str] = {}      # observation id -> thumbnail file name
