@@ -8,8 +8,8 @@ digits; ``float`` overflows). A program that stores such a value and reads it
 back after a restart dies there every time. So every text from outside goes
 through :func:`loads`, which either gives back plain JSON data no deeper than
 :data:`MAX_DEPTH`, with integers of at most :data:`MAX_DIGITS` digits and only
-finite numbers, or raises :class:`JSONTextError` with a sentence saying what is
-wrong.
+finite numbers and Unicode text, or raises :class:`JSONTextError` with a sentence
+saying what is wrong.
 
 >>> loads('{"t": 1.5, "cards": ["Jh"]}')
 {'t': 1.5, 'cards': ['Jh']}
@@ -56,17 +56,28 @@ def _constant(name: str) -> Any:
     raise JSONTextError(f"{name} is not a number JSON allows")
 
 
-def depth(value: Any) -> int:
-    """How deeply ``value`` nests lists and objects (0 for a number or a string), without recursion."""
-    deepest, stack = 0, [(value, 1)]
+def _check(value: Any, max_depth: int) -> None:
+    """Refuse nesting deeper than ``max_depth`` and text that is not Unicode (a lone surrogate
+    such as ``"\\ud800"`` is valid JSON, and then fails wherever it is written out as UTF-8)."""
+    stack = [(value, 0)]
     while stack:
         item, level = stack.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
-        if children is None:
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise JSONTextError("a text with a lone surrogate (\\ud800-\\udfff): not Unicode text") from None
             continue
-        deepest = max(deepest, level)
+        if isinstance(item, dict):
+            children = [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if level >= max_depth:
+            raise JSONTextError(f"nested deeper than {max_depth} levels")
         stack.extend((child, level + 1) for child in children)
-    return deepest
 
 
 def loads(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
@@ -82,6 +93,5 @@ def loads(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
         raise JSONTextError(f"nested deeper than {max_depth} levels") from None
     except json.JSONDecodeError as exc:
         raise JSONTextError(f"not JSON ({exc.msg} at column {exc.colno})") from None
-    if depth(value) > max_depth:
-        raise JSONTextError(f"nested deeper than {max_depth} levels")
+    _check(value, max_depth)
     return value

@@ -283,8 +283,8 @@ def from_dict(data: Any) -> Observation:
         except SeatError as exc:
             raise ObservationError(str(exc)) from None
         cards = data.get("cards") or []
-        if not isinstance(cards, list) or len(cards) > 8:
-            raise ObservationError("cards must be a list of at most 8 card names")
+        if not isinstance(cards, list) or len(cards) > 8 or None in cards:
+            raise ObservationError("cards must be a list of at most 8 card names such as Jh")
         ref = data.get("ref")
         if ref is not None and (isinstance(ref, bool) or not isinstance(ref, int) or not 0 < ref < 10 ** 9):
             raise ObservationError(f"ref {_short(ref)} is not the number of an event or a conflict (1, 2, ...)")

@@ -120,13 +120,26 @@ def card_entry(table_id: str) -> Any:
 @api.post("/tables/<table_id>/next-game")
 @api_guard
 def next_game(table_id: str) -> Any:
-    """Start the table's next game (the finished one stays in the archive)."""
+    """Start the table's next game once this one is over (it stays in the archive). A game
+    still being played is only stopped when the body says so (``{"abandon": true}``: a club's
+    time is up), and one not begun has nothing to archive."""
     board = dashboard()
     try:
         table = _table(table_id)
+        abandon = _body(empty_ok=True).get("abandon", False)
     except LookupError as exc:
         return jsonify(error=str(exc)), 404
-    finished = summary(table.game_id, Game.from_events(table.record()))
+    except BadRequest as exc:
+        return jsonify(error=str(exc)), 400
+    if not isinstance(abandon, bool):
+        return jsonify(error='"abandon" is true (stop this game before its end) or false'), 400
+    game = Game.from_events(table.record())
+    if len(game.events) < 2:
+        return jsonify(error="this game has not begun: there is nothing to archive yet"), 409
+    if not game.over and not abandon:
+        return jsonify(error=f"the game is not over (hand {game.hand_number} is being played): finish it, "
+                             f'or send {{"abandon": true}} to stop it here and start the next'), 409
+    finished = summary(table.game_id, game)
     table.next_game()
 
     def add_to_standings() -> None:

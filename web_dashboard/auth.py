@@ -45,7 +45,10 @@ def csrf_token() -> str:
 
 def csrf_ok() -> bool:
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf") or ""
-    return bool(session.get("csrf")) and hmac.compare_digest(sent, session["csrf"])
+    expected = session.get("csrf")
+    # as bytes: compare_digest refuses str with characters outside ASCII, which anyone can send
+    return isinstance(expected, str) and bool(expected) and hmac.compare_digest(
+        sent.encode("utf-8", "surrogateescape"), expected.encode("utf-8", "surrogateescape"))
 
 
 def referee_scope() -> Optional[list[str] | str]:
@@ -114,10 +117,16 @@ def page_guard(view: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _safe_next(target: Optional[str]) -> str:
-    parsed = urlparse(target or "")
-    if target and not parsed.scheme and not parsed.netloc and target.startswith("/"):
-        return target
-    return url_for("pages.console")
+    """Where to go after signing in: a path of this site only (never another site, never a
+    header split by a newline); anything else, the console."""
+    if not target or len(target) > 2000 or not target.startswith("/") or target.startswith(("//", "/\\")) \
+            or any(c in target for c in "\r\n\x00\\"):
+        return url_for("pages.console")
+    try:
+        parsed = urlparse(target)
+    except ValueError:                  # "http://[": not a URL at all
+        return url_for("pages.console")
+    return target if not parsed.scheme and not parsed.netloc else url_for("pages.console")
 
 
 def _start_session(tables: list[str] | str) -> None:
