@@ -17,12 +17,12 @@ crash takes the same decisions.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from referee.json_text import JSONTextError, loads
 from referee.observations import ConsoleAction, SensorState
 from referee.seats import SEAT_NAMES
 
@@ -92,11 +92,13 @@ class LiveTable:
         if store is None:
             return
         for oid, raw, status, _ in store.observations():
-            try:
-                name = (json.loads(raw).get("evidence") or {}).get("thumbnail")
-            except (ValueError, AttributeError):
+            if status != "accepted" or '"thumbnail"' not in raw:
                 continue
-            if name:
+            try:          # as hostile text: a stored row is whatever a sensor or a file sent
+                name = (loads(raw).get("evidence") or {}).get("thumbnail")
+            except (JSONTextError, AttributeError):
+                continue
+            if isinstance(name, str) and name:
                 self.thumbnails[oid] = Path(name).name
 
     # --- changes ----------------------------------------------------------------------
