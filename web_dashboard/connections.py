@@ -40,13 +40,17 @@ IO_TIMEOUT = 30.0
 RESERVED_FILES = 160
 #: The most connections served at once, even where the file limit allows more.
 MAX_CONNECTIONS = 10_000
+#: Connections shed but not yet closed, at most, before newcomers are refused.
+SLACK = 64
 
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n"
          b"Retry-After: 5\r\nContent-Length: 50\r\n\r\nToo many connections: try again in a few seconds.")
 
 
-class _Closed(Exception):
-    """Ends a connection's greenlet: its header deadline passed, or it was shed for a newcomer."""
+class _Closed(BaseException):
+    """Ends a connection's greenlet: its header deadline passed, or it was shed for a newcomer.
+    (A BaseException, as gevent's own Timeout: gevent answers an Exception met while reading a
+    header with a 400 response, where this connection is simply closed.)"""
 
 
 def raise_file_limit() -> int:
@@ -103,19 +107,27 @@ class GuardedHandler(WSGIHandler):
 
 
 class GuardedWSGIServer(WSGIServer):
-    """gevent's WSGI server with a header deadline and a connection cap (see the module's text)."""
+    """gevent's WSGI server with a header deadline and a connection cap (see the module's text).
+
+    Connections are counted from their accept to their close, in the accept loop itself (a
+    connection's greenlet may not have run yet), so the count is the file descriptors they hold.
+    A connection shed for a newcomer closes when its greenlet next runs: up to :data:`SLACK` of
+    them may be closing at once; past that, newcomers get ``503`` at once."""
 
     handler_class = GuardedHandler
+    max_accept = 16          # connections accepted per turn of the loop (gevent's default is 100)
 
     def __init__(self, *args: Any, max_connections: int | None = None, header_timeout: float = HEADER_TIMEOUT,
                  io_timeout: float = IO_TIMEOUT, **kwargs: Any):
         super().__init__(*args, **kwargs)
+        self.max_accept = GuardedWSGIServer.max_accept
         files = raise_file_limit()
         self.max_connections = max_connections or max(16, min(MAX_CONNECTIONS, files - RESERVED_FILES))
         self.header_timeout = header_timeout
         self.io_timeout = io_timeout
-        self.open = 0
+        self.open = 0                                       # accepted and not yet closed
         self.shed = 0                                       # idle connections closed for newcomers
+        self.refused = 0                                    # newcomers answered 503
         self._idle: dict[GuardedHandler, Any] = {}          # oldest first: handler -> its greenlet
 
     def idle(self, handler: GuardedHandler, waiting: bool) -> None:
@@ -124,18 +136,22 @@ class GuardedWSGIServer(WSGIServer):
         if waiting:
             self._idle[handler] = gevent.getcurrent()
 
-    def handle(self, sock: Any, address: Any) -> None:
-        if self.open >= self.max_connections and not self._shed_one():
+    def do_handle(self, sock: Any, address: Any) -> None:
+        if self.open >= self.max_connections and (self.open >= self.max_connections + SLACK or not self._shed_one()):
+            self.refused += 1
             try:
-                sock.sendall(_BUSY)
+                sock.setblocking(False)
+                sock.send(_BUSY)
             except OSError:
                 pass
-            return                                          # gevent closes the socket
+            sock.close()
+            return
         self.open += 1
-        try:
-            self.handler_class(sock, address, self).handle()
-        finally:
-            self.open -= 1
+        super().do_handle(sock, address)
+
+    def do_close(self, sock: Any, *args: Any) -> None:
+        self.open -= 1
+        super().do_close(sock, *args)
 
     def _shed_one(self) -> bool:
         """Close the connection idle the longest; False when none is idle."""
@@ -143,7 +159,7 @@ class GuardedWSGIServer(WSGIServer):
             handler, greenlet = next(iter(self._idle.items()))
             del self._idle[handler]
             if greenlet is not None and not greenlet.dead:
-                gevent.kill(greenlet, _Closed("shed"), block=False)
+                greenlet.kill(_Closed("shed"), block=False)
                 self.shed += 1
                 return True
         return False

@@ -39,7 +39,7 @@ def serve(app: Any, host: str, port: int, on_ready: Optional[Callable[[int], Non
     from .connections import GuardedWSGIServer
 
     try:
-        server = GuardedWSGIServer((host, port), app, log=None, error_log=sys.stderr)
+        server = GuardedWSGIServer((host, port), app, log=None, error_log=sys.stderr, backlog=2048)
         server.start()
     except OSError as exc:
         raise SetupError(f"cannot listen on {host}:{port} ({exc.strerror}): "
