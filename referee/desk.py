@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
+from .auction import CallError, parse_call
 from .cards import card_name
 from .deal_watch import KINDS as DEAL_KINDS, DealWatch
 from .game import Game
@@ -48,6 +49,11 @@ class Desk:
             return f"console {a.action}: say which seat (N, E, S or W)"
         if a.action == "call" and not a.call:
             return "console call: give the call (pass, 80h, counter...)"
+        if a.action == "call":
+            try:
+                parse_call(a.call)        # a word that is no call is refused before anything is written
+            except CallError as exc:
+                return f"console call: {exc}"
         if a.action in ("confirm", "dismiss", "resolve"):
             if a.ref is None or not 1 <= a.ref <= len(self.conflicts):
                 return f"console {a.action}: conflict {a.ref} does not exist"
