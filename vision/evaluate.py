@@ -56,7 +56,7 @@ from referee.cards import CARD_NAMES, card_name, parse_card
 from .deck import Deck
 from .enrol import deck_from_faces, enrol_deck
 from .figures import confusion_png, reliability_png
-from .faces import _dataset_card as dataset_card  # the set's class names (10H, QS) -> card, or None
+from .faces import dataset_card  # the set's class names (10H, QS) -> card, or None
 from .locate import find_cards
 from .recognize import recognize
 from .shot import Refusal, enrolment_sample, sharpness

@@ -159,7 +159,7 @@ def write_faces(faces: dict[int, np.ndarray], out: Path) -> list[Path]:
 _DATASET_RANKS = {"7": 0, "8": 1, "9": 2, "10": 3, "J": 4, "Q": 5, "K": 6, "A": 7}
 
 
-def _dataset_card(label: str) -> int | None:
+def dataset_card(label: str) -> int | None:
     """``10H`` -> Th; anything not in the 32-card deck (2-6, jokers, backs) -> None."""
     label = label.strip().upper()
     rank = _DATASET_RANKS.get(label[:-1])
@@ -189,7 +189,7 @@ def photo_faces(dataset: Path, per_card: int = 2, size: tuple[int, int] = FACE_S
     found: dict[int, list[np.ndarray]] = {}
     with open(dataset / "manifest.csv", newline="") as fh:
         for row in csv.DictReader(fh):
-            card = _dataset_card(row["cards"]) \
+            card = dataset_card(row["cards"]) \
                 if row["n_boxes"].strip() == "2" and keep(row["image"]) else None
             if card is None or len(found.get(card, [])) >= per_card:
                 continue

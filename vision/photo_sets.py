@@ -37,6 +37,7 @@ from typing import Iterator, Optional
 import cv2
 import numpy as np
 
+from .faces import builtin_faces, dataset_card, photo_faces
 from .still_render import CARD_ASPECT, PHONE, WEBCAM, Camera, Layout, Placed, card_corners, render_photo, \
     tilt_homography
 
@@ -172,12 +173,9 @@ DECKS = ("bidly-scans", "cardcounter-cut", "drawn-french")
 
 def deck_faces(name: str, datasets: Path) -> dict[int, np.ndarray]:
     """The faces of one face source (see module doc), card -> BGR face."""
-    from .faces import builtin_faces, photo_faces
-
     if name == "drawn-french":
         return builtin_faces(french=True)
     if name == "bidly-scans":
-        from .evaluate import dataset_card
         folder = datasets / "bidly_deals" / "faces"
         out = {}
         for p in sorted(folder.glob("*.jpg")):
