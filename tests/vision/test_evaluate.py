@@ -106,7 +106,7 @@ def test_the_real_set_loads_with_its_two_designs():
     if not (DATASET / "manifest.csv").is_file():
         pytest.fail(f"the labelled photo set is missing at {DATASET}: put shared/datasets beside the repository")
     photos = load_dataset(DATASET)
-    assert len(photos) == 456   # tests/data: 456 of the 662 (Belote cards only, or one 2-6 alone)
+    assert len(photos) == 569   # tests/data: 569 of the 662 (every classic-deck photo, 45 black-gold)
     designs = {p.design() for p in photos}
     assert designs == {"classic", "black-gold"}
     assert sum(1 for p in photos if all(dataset_card(c) is not None for c in p.cards)) >= 300
