@@ -8,7 +8,9 @@ light at import time: serial and the bridge load inside the handlers.
 from __future__ import annotations
 
 import json
+import os
 import sys
+import time
 from pathlib import Path
 
 from .output import fail, say
@@ -70,11 +72,18 @@ def _monitor(args) -> int:
         return fail("the table's board uses one port: give --port once (or name an off-the-shelf --reader)")
     events: queue.Queue = queue.Queue()
     bridges = [Bridge(url, table, silence_s=args.silence, codec_factory=codec_factory(args.reader, antenna))
-               .start(events.put) for antenna, url in enumerate(args.port)]
+               .start(lambda event, url=url: events.put((url, event))) for antenna, url in enumerate(args.port)]
     print(f"bridge: watching {', '.join(args.port)}; Ctrl-C to stop", file=sys.stderr)
+    waiting = Waiting(args.port)
     try:
         while True:
-            event = events.get()
+            try:
+                url, event = events.get(timeout=waiting.remind_s)
+            except queue.Empty:
+                waiting.remind()
+                continue
+            if isinstance(event, LinkEvent) and waiting.heard(url, event):
+                continue
             if isinstance(event, DeviceNote):
                 print(f"bridge: {event.text}", file=sys.stderr, flush=True)
             elif args.json:
@@ -88,9 +97,55 @@ def _monitor(args) -> int:
             bridge.stop(timeout=0.5)
             counts = bridge.session.counters
             bad = ", ".join(f"{kind} {counts[kind]}" for kind in BAD_KINDS if counts[kind])
+            partial = f", {counts['snap_partial']} partial SNAP(s)" if counts["snap_partial"] else ""
             print(f"bridge: {bridge.url}: {counts['connects']} connection(s), {counts['gaps']} SEQ gap(s) "
-                  f"({counts['frames_lost']} frame(s) lost), {counts['restarts']} device restart(s), "
+                  f"({counts['frames_lost']} frame(s) lost), {counts['restarts']} device restart(s){partial}, "
                   f"bad frames: {bad or 'none'}", file=sys.stderr)
+
+
+class Waiting:
+    """What the monitor tells the person while a port has never answered: which
+    port it waits for and why (on stderr, at once and then every ``remind_s``),
+    instead of retrying in silence. A link that was up and is lost is a result
+    (stdout); a port that never opened is not a lost link."""
+
+    remind_s = 30.0
+
+    def __init__(self, urls: list[str]):
+        self.why = {url: "" for url in urls}          # ports never connected, and why
+        self.since = time.monotonic()
+
+    def heard(self, url: str, event) -> bool:
+        """Note ``event``; True when it was only the wait (said here, not a result)."""
+        if url not in self.why:
+            return False
+        if event.state == "connected":
+            del self.why[url]
+            return False
+        if event.state != "lost":
+            return False
+        first = not self.why[url]
+        self.why[url] = _why_waiting(url, event.detail)
+        if first:
+            say(f"bridge: waiting for {url}: {self.why[url]}; trying again every few seconds (Ctrl-C to stop)")
+        return True
+
+    def remind(self) -> None:
+        for url, why in self.why.items():
+            if why:
+                say(f"bridge: still waiting for {url} after {time.monotonic() - self.since:.0f} s: {why}")
+
+
+def _why_waiting(url: str, detail: str) -> str:
+    """Why ``url`` does not open, in words that say what to do."""
+    if "://" not in url and not os.path.exists(url):
+        return ("no such port: plug the table's board in, or check --port "
+                "(ls /dev/serial/by-id/ lists the boards plugged in)")
+    if "ermission" in detail:
+        return "permission denied: add yourself to the dialout group (sudo usermod -aG dialout $USER), log in again"
+    if "busy" in detail.lower() or "lock" in detail.lower():
+        return "the port is in use by another program (another monitor, a serial console?)"
+    return detail.removeprefix("cannot open ").split("; retrying")[0]
 
 
 def table_map(profile_dir: Path | None):
@@ -125,15 +180,17 @@ def _tag_line(event) -> str:
 
 
 def _simulate(args) -> int:
-    import time
-
     from calibration.profile import TableProfile
+    from firmware_bridge.card_table import hand_script
     from firmware_bridge.virtual_table import VirtualTable, parse_script
 
     try:
-        script = parse_script(args.script.read_text(encoding="utf-8")) if args.script else []
+        script = parse_script(args.script.read_text(encoding="utf-8")) if args.script else hand_script()
     except (OSError, ValueError) as exc:
         return fail(f"{args.script}: {exc}")
+    if not args.script:
+        say(f"simulate: no --script: playing a seeded hand ({sum(e[0] == 'play' for e in script)} cards, "
+            f"{sum(e[0] == 'pickup' for e in script)} tricks picked up) every {args.step:g} s, then idle")
     if args.board == "mega2560":
         from firmware_bridge.avr_table import AvrTable
         table = AvrTable()

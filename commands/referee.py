@@ -145,12 +145,16 @@ def _check(args: argparse.Namespace) -> int:
 def _profiles(args: argparse.Namespace) -> int:
     import textwrap
 
-    from referee.rules import PROFILE_NOTES, PROFILES, Options, option_choices
+    from referee.rules import PROFILE_NOTES, PROFILES, RULEBOOKS, Options, option_choices
 
     if args.json:
         print(json.dumps({name: {"options": opts.as_dict(), "notes": PROFILE_NOTES[name]}
                           for name, opts in PROFILES.items()}, ensure_ascii=False))
         return 0
+    print("The rulebooks the profiles follow:")
+    for book, what in RULEBOOKS.items():
+        print(textwrap.fill(f"{book}: {what}", width=100, initial_indent="  ", subsequent_indent="    "))
+    print()
     default = Options()
     for name, opts in PROFILES.items():
         print(name)

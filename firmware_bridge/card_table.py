@@ -148,6 +148,23 @@ class CardTable:
             raise ValueError(f"unknown table event {kind!r}: use deal, play, put, pickup, wait or fault")
 
 
+def hand_script(seed: int = 1, rules: str = "ffb-contree") -> list:
+    """A whole hand as table events: the deal, every card played, each trick picked
+    up (what ``bridge simulate`` plays without a script). The hand is the referee's
+    seeded demo hand (``referee.demo``), so a watcher sees a legal game."""
+    from referee.demo import play_demo_game
+
+    record = play_demo_game(seed, rules, max_hands=1, violation_rate=0.0)
+    deal = next(e for e in record if e["type"] == "deal")
+    script: list = [("deal", seat, *cards) for seat, cards in deal["hands"].items()]
+    plays = [e for e in record if e["type"] == "play"]
+    for number, play in enumerate(plays, start=1):
+        script.append(("play", play["seat"], play["card"]))
+        if number % 4 == 0:
+            script.append(("pickup",))
+    return script
+
+
 def parse_script(text: str) -> list:
     """Script text -> event tuples (see :meth:`CardTable.run_script`); names the bad line."""
     events = []

@@ -107,6 +107,7 @@ class Session:
         self._acked = False
         self._snap_cmd: Optional[float] = None  # when we last asked a SNAP still awaited
         self._partial: set = set()              # antennas whose next SNAP pile is cut short
+        self._told_partial: set = set()         # antennas whose cut-short piles people were told of
         self._last_seq: Optional[int] = None
         self._last_t: Optional[int] = None
         self._last_rx = self._opened_at = self._hello_sent = 0.0
@@ -299,9 +300,17 @@ class Session:
         return notes
 
     def _on_err(self, now: float, frame: Err) -> list:
+        self.counters["device_errors"] += 1
         if frame.code == "snap-partial" and frame.antenna is not None:
             self._partial.add(frame.antenna)   # the next SNAP lists only part of this pile
-        self.counters["device_errors"] += 1
+            # A trick pile too big for one SNAP line stays too big: every resync says so
+            # again. Told once per antenna, counted always (the monitor's summary).
+            self.counters["snap_partial"] += 1
+            if frame.antenna in self._told_partial:
+                return []
+            self._told_partial.add(frame.antenna)
+            return [DeviceNote(now, f"device: the pile on antenna {frame.antenna} is too big for one SNAP line "
+                                    f"({frame.text}); the tags it leaves out are kept (said once)")]
         where = "" if frame.antenna is None else f" on antenna {frame.antenna}"
         return [DeviceNote(now, f"device error {frame.code}{where}: {frame.text}")]
 

@@ -72,7 +72,8 @@ class Options:
     belote_invincible: bool = True          # kept when the contract fails (000 §7) | to the defence (001)
     belote_king_first: bool = False         # 004 variation: the king must be played first
     belote_counts_for_contract: bool = True  # 000 §4.2, 001 "guarantees to make the contract"
-    capot_failed_loses_belote: bool = True  # 001: a bid capot that fails loses the takers' belote
+    capot_failed_loses_belote: bool = True  # 001: a bid capot that fails loses the takers' belote | not:
+                                            # a said belote is invincible even then (000 §7, ffb-contree)
 
     # --- declarations -----------------------------------------------------
     declarations: bool = False              # tierce, fifty, hundred, squares (002, 004); none in 000 §8
@@ -184,7 +185,7 @@ def parse_overrides(items: list[str] | None) -> dict[str, str]:
 
 
 PROFILES: dict[str, Options] = {
-    "ffb-contree": Options(rounding="10-5up"),
+    "ffb-contree": Options(rounding="10-5up", capot_failed_loses_belote=False),
     "contree": Options(no_trump=True, all_trump=True, belote_invincible=False,
                        rounding="10-5up", make_rule="bid"),
     "coinche": Options(no_trump=True, all_trump=True, belote_invincible=False,
@@ -197,49 +198,66 @@ PROFILES: dict[str, Options] = {
                            belote_must_say=True,
                            declarations=False, scoring="classic", make_rule="threshold",
                            failed_value=162, capot_value=252, counter=False, capot_bid=False,
-                           belote_invincible=False, clockwise=True, target=501),
+                           clockwise=True, target=501),
 }
 
-#: Why each profile is what it is, passage by passage (``referee profiles`` prints it).
+#: The rulebooks the profiles follow, by the names a player knows them by
+#: (``referee profiles`` prints this legend; the texts are ``shared/seeds/NNN_*.txt``).
+RULEBOOKS: dict[str, str] = {
+    "FFB rules": "the official rules of Belote Contrée of the French Belote Federation (ffbelote.org; seed 000)",
+    "online contrée rules": "Belote Contrée as played online: bids 80-160 or capot, sa/ta contracts, the three "
+                            "scoring methods with their counter and capot tables (seed 001)",
+    "classic rules": "classic Belote with the turned card, declarations and the 81-point litige (seed 002)",
+    "501 rules": "classic Belote to 501: 82 to make, 92 with belote, capot 252 (seed 003)",
+    "Pagat's rules": "classic Belote in depth as pagat.com describes it, with its list of variations (seed 004)",
+}
+
+#: Why each profile is what it is, passage by passage (``referee profiles`` prints it),
+#: citing the rulebooks of :data:`RULEBOOKS` by name.
 PROFILE_NOTES: dict[str, str] = {
     "ffb-contree": (
-        "Seed 000 (FFB official rules) with seed 001's 'points made + bid' tables where 000 is silent. "
-        "Bids 80..160 by tens or capot, suits only (000 §4.1); no declarations (000 §8); belote must be "
-        "said and is invincible (000 §7); made = total >= bid and more than the defence (000 §10.1.1), "
-        "so a tie fails (litige=takers-lose); card points rounded to 10, 5 up (001), the rounded figure "
-        "never makes a contract (001); failed = 160 + bid to the defence, 0 to the takers "
-        "(001; 000 §10.1.2's 'subtracted from the score of the team that failed' is failed_subtract=true); "
-        "countered: (160 + bid) x2/x4 to "
-        "the winner, 0 to the other (001); bid capot 500/1000/2000 made or failed, unbid capot 250 + bid "
-        "(001); belote added outside any multiplier; all pass: next dealer (000 §4.1); game to 1000, "
-        "both over: the higher total (000 §11 silent)."),
+        "The FFB rules, with the online contrée rules' 'points made + bid' tables where the FFB rules are "
+        "silent. Bids 80..160 by tens or capot, suits only (FFB rules §4.1); no declarations (FFB rules §8); "
+        "belote must be said and is invincible (FFB rules §7), on a failed bid capot too (the online "
+        "contrée rules' loss of the belote there is capot_failed_loses_belote); made = total >= bid and "
+        "more than the defence (FFB rules §10.1.1), so a tie fails (litige=takers-lose); card points "
+        "rounded to 10, 5 up (online contrée rules), the rounded figure never makes a contract (online "
+        "contrée rules); failed = 160 + bid to the defence, 0 to the takers (online contrée rules; FFB "
+        "rules §10.1.2's 'subtracted from the score of the team that failed' is failed_subtract=true); "
+        "countered: (160 + bid) x2/x4 to the winner, 0 to the other (online contrée rules); bid capot "
+        "500/1000/2000 made or failed, unbid capot 250 + bid (online contrée rules); belote added outside "
+        "any multiplier; all pass: next dealer (FFB rules §4.1); game to 1000, both over: the higher total "
+        "(FFB rules §11 silent)."),
     "contree": (
-        "Seed 001: sa and ta contracts with 001's card values; scoring method an option (made | bid | "
-        "made+bid, default made+bid) with each method's counter and capot tables; made = reach the bid "
-        "(001 'as many as bid'; belote counts toward it); belote goes to the defence when the contract "
-        "fails (001 'not guaranteed'); a failed bid capot loses the takers' belote (001); rounding to 10, "
-        "5 up; up to four belotes in ta (001). The play follows VARIANTS' common rules: trump led, beat "
-        "the highest trump even the partner's (000 §5.2, 004); 001's reminder 'unless ... their partner "
-        "is currently winning the trick' is beat_partner_on_trump_lead=false."),
+        "The online contrée rules: sa and ta contracts with their card values; scoring method an option "
+        "(made | bid | made+bid, default made+bid) with each method's counter and capot tables; made = "
+        "reach the bid ('as many as bid'; belote counts toward it); belote goes to the defence when the "
+        "contract fails ('not guaranteed'); a failed bid capot loses the takers' belote; rounding to 10, "
+        "5 up; up to four belotes in ta. The play follows the rules common to all: trump led, beat the "
+        "highest trump even the partner's (FFB rules §5.2, Pagat's rules); the online rules' reminder "
+        "'unless ... their partner is currently winning the trick' is beat_partner_on_trump_lead=false."),
     "coinche": (
-        "contree plus 001's remark that coinche has declarations: tierce, fifty, hundred, squares, ranked "
-        "as in 004 (square > 5-sequence, longer > shorter, higher > lower, trump wins ties, else the "
-        "earliest from dealer's right); the taker must beat the defence (VARIANTS) so make_rule "
-        "bid-and-more; declarations count toward the contract and go to the defence on a failure."),
+        "contree plus the online contrée rules' remark that coinche has declarations: tierce, fifty, "
+        "hundred, squares, ranked as in Pagat's rules (square > 5-sequence, longer > shorter, higher > "
+        "lower, trump wins ties, else the earliest from dealer's right); the taker must beat the defence "
+        "so make_rule bid-and-more; declarations count toward the contract and go to the defence on a "
+        "failure."),
     "classic": (
-        "Seed 004's base rules with 002: turned card, two taking rounds (round 2 another suit, 004), all "
-        "pass twice: next dealer (004; 002's same dealer is redeal_same_dealer); declarations at the first "
-        "trick ranked as in 004; must undertrump when an opponent has trumped (004 'pisser'); takers need "
-        "at least as many points as the defence (004), else dedans: 162 + all declarations to the defence; "
-        "capot 252 + declarations: a defence without a trick forfeits its own, takers without a trick "
-        "give the defence 'all the declarations of both teams' (004); belote is not required to be "
-        "said (004 declares it when played; a forgotten word is not penalised) and stays with its holder; "
-        "game to 1000, both over on one hand: drawn (004)."),
+        "Pagat's rules with the classic rules: turned card, two taking rounds (round 2 another suit, "
+        "Pagat's rules), all pass twice: next dealer (Pagat's rules; the classic rules' same dealer is "
+        "redeal_same_dealer); declarations at the first trick ranked as in Pagat's rules; must undertrump "
+        "when an opponent has trumped (Pagat's 'pisser'); takers need at least as many points as the "
+        "defence (Pagat's rules), else dedans: 162 + all declarations to the defence; capot 252 + "
+        "declarations: a defence without a trick forfeits its own, takers without a trick give the "
+        "defence 'all the declarations of both teams' (Pagat's rules); belote is not required to be said "
+        "(Pagat's rules declare it when played; a forgotten word is not penalised) and stays with its "
+        "holder; game to 1000, both over on one hand: drawn (Pagat's rules)."),
     "classic-501": (
-        "Seed 003: play clockwise (003 'the direction of play is clockwise'); no declarations (003 names "
-        "none); 82 to make, 92 when a belote is announced (003); failed = 162 + belote to the opponents "
-        "(003, belote_invincible=false); belote said when played (003 'say belote and rebelote'); "
-        "capot 252; game to 501, both over: the higher total (003)."),
+        "The 501 rules: play clockwise ('the direction of play is clockwise'); no declarations (none "
+        "named); 82 to make, 92 when a belote is announced; failed: 'the team makes a contract to get "
+        "only belote points, if you have one, and the opposing team scores 162 points and points belote' "
+        "(the takers keep their belote, the opponents 162 + their own); belote said when played ('say "
+        "belote and rebelote'); capot 252; game to 501, both over: the higher total."),
 }
 
 

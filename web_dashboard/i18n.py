@@ -51,6 +51,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "rule_declaration-not-allowed": "declarations not played here",
         "rule_declaration-not-held": "declared cards not held", "rule_arret-not-allowed": "stop (l'Arrêt) not allowed",
         "seat_N": "North", "seat_E": "East", "seat_S": "South", "seat_W": "West",
+        "seat_letter_N": "N", "seat_letter_E": "E", "seat_letter_S": "S", "seat_letter_W": "W",
         "team_NS": "N–S", "team_EW": "E–W",
         "connection_lost": "Connection lost: reconnecting…", "preview": "Preview", "new_game": "New game",
         "resolve": "Name the card", "wins": "Games won", "turned": "Turned",
@@ -97,6 +98,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "rule_declaration-not-allowed": "annonces non jouées ici",
         "rule_declaration-not-held": "cartes annoncées non détenues", "rule_arret-not-allowed": "Arrêt non autorisé",
         "seat_N": "Nord", "seat_E": "Est", "seat_S": "Sud", "seat_W": "Ouest",
+        # A seat's one letter where the page is short of room: O for Ouest (the wire says W).
+        "seat_letter_N": "N", "seat_letter_E": "E", "seat_letter_S": "S", "seat_letter_W": "O",
         "team_NS": "N–S", "team_EW": "E–O",
         "connection_lost": "Connexion perdue : reconnexion…", "preview": "Aperçu", "new_game": "Nouvelle partie",
         "resolve": "Nommer la carte", "wins": "Parties gagnées", "turned": "Retournée",

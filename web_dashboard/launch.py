@@ -58,6 +58,14 @@ def first_run_password(accounts: Accounts, settings: Settings) -> Optional[str]:
     return password
 
 
+def _feed_token(accounts: Accounts, settings: Settings, table_id: str, feed: str) -> str:
+    """``&token=...`` opening ``feed`` of the table, for the links printed at start
+    (the table screen and the overlays); nothing when the feeds are public."""
+    if settings.public:
+        return ""
+    return "&token=" + accounts.issue_token("overlay", table_id, feed, label="printed at start")
+
+
 def launch(settings: Settings, add_tables: Callable[..., list]) -> int:
     """Build the dashboard, add its tables (``add_tables(board)`` returns the
     started sensor handles to stop at the end), print where to go, serve."""
@@ -81,11 +89,12 @@ def launch(settings: Settings, add_tables: Callable[..., list]) -> int:
             f"{password if password else 'the one chosen at first run'})")
         for table in board.room:
             token = accounts.issue_token("table", table.id, label="printed at start")
-            say(f"  {table.name}: {base}/table/{table.id}  ·  console sign-in link {base}/signin?token={token}")
-            overlay = "" if settings.public else "&token=" + accounts.issue_token(
-                "overlay", table.id, "broadcast", label="printed at start")
-            say(f"  overlay for OBS ({settings.broadcast_delay:g} s delay): "
-                f"{base}/overlay/{table.id}?feed=broadcast{overlay}")
+            venue = _feed_token(accounts, settings, table.id, "venue")
+            say(f"  {table.name}: {base}/table/{table.id}{venue.replace('&', '?', 1)}  ·  "
+                f"console sign-in link {base}/signin?token={token}")
+            say(f"  venue overlay (live, no hands): {base}/overlay/{table.id}?feed=venue{venue}")
+            say(f"  overlay for OBS ({settings.broadcast_delay:g} s delay): {base}/overlay/{table.id}"
+                f"?feed=broadcast{_feed_token(accounts, settings, table.id, 'broadcast')}")
         say("Stop with Ctrl-C.")
 
     try:

@@ -94,12 +94,14 @@ def club_summary(venue: dict) -> dict:
 
 def club_view(summaries: list[dict], finished: list[dict]) -> dict:
     """Every table, and the standings of the pairs across finished and running
-    games: games won, then points scored."""
+    games: games won, then points scored. A side whose players were never
+    named is no pair of the club (its name is its seats, "NS"), so it has no
+    row: every unnamed table's "NS" would otherwise add up into one phantom team."""
     standings: dict[str, dict] = {}
     for game in finished + summaries:
         for team in ("NS", "EW"):
             name = game.get("teams", {}).get(team)
-            if not name:
+            if not name or name == team:
                 continue
             row = standings.setdefault(name, {"team": name, "wins": 0, "points": 0, "games": 0})
             row["points"] += int(game.get("score", {}).get(team) or 0)

@@ -94,6 +94,7 @@ def test_french_console_uses_french_words_and_indices(browser, server):
     context, page, errors = signed_in_console(browser, server, lang="fr")
     expect(page.locator("h1")).to_have_text("Console de l'arbitre")
     expect(page.locator("#bid-pad button[data-bid='capot']")).to_have_text("Capot")
+    expect(page.locator("#seat-pad button[data-seat='W']")).to_have_text("O")     # O for Ouest (issue 12)
     expect(page.locator("#trick [data-card='Kh']")).to_have_text("R♥")
     assert errors == []
     context.close()
@@ -131,21 +132,24 @@ def test_french_pages_word_a_violation_from_its_rule_and_params(browser):
     auction = Auction(profile("ffb-contree"), NORTH)
     auction.apply(WEST, "90h")                                       # W speaks first, then S
     low, early = auction.apply(SOUTH, "80s")[0].as_dict(), auction.apply(EAST, "pass")[0].as_dict()
-    assert words("fr", follow) == "W avait 7♠ mais n'a pas fourni : pique demandé"
+    assert words("fr", follow) == "O avait 7♠ mais n'a pas fourni : pique demandé"
     assert words("fr", low) == "S a annoncé 80 ♠ : ce n'est pas plus que la dernière enchère, 90 ♥"
     assert words("fr", early) == "E a annoncé Passe hors de son tour : c'est à S de parler"
     assert words("fr", trump) == "N avait 8♥ mais n'a pas coupé : son partenaire n'était pas maître"
     played_early = {"rule": "out-of-turn", "seat": "E", "card": "Jh", "trick": 2, "params": {"turn": "S"}}
     assert words("fr", played_early) == ("E a joué V♥ hors de son tour : c'est à S de jouer (la carte revient "
                                          "dans la main)")
+    # Issue 12: the French pages write O for Ouest, also in the seat whose turn it was.
+    assert words("fr", {**played_early, "params": {"turn": "W"}}).endswith("c'est à O de jouer (la carte revient "
+                                                                           "dans la main)")
     classic = Auction(profile("classic"), NORTH, turned=parse_card("7h"))
     for seat in (WEST, SOUTH, EAST, NORTH):
         classic.apply(seat, "pass")
     turned_again = classic.apply(WEST, "takeh")[0].as_dict()         # one rule, several reasons
-    assert words("fr", turned_again) == ("W a annoncé Prend ♥ : au second tour, nommez une autre couleur que la "
+    assert words("fr", turned_again) == ("O a annoncé Prend ♥ : au second tour, nommez une autre couleur que la "
                                          "retournée, cœur")
     nothing = Auction(profile("ffb-contree"), NORTH).apply(WEST, "counter")[0].as_dict()
-    assert words("fr", nothing) == "W a annoncé Contre : il n'y a pas encore d'enchère à contrer"
+    assert words("fr", nothing) == "O a annoncé Contre : il n'y a pas encore d'enchère à contrer"
     misdeal = {"rule": "misdeal", "seat": "N", "message": "misdeal by N: ...", "params": {"reason": "redeal"}}
     assert words("fr", misdeal) == "maldonne de N : l'arbitre a demandé une nouvelle donne ; le même donneur redonne"
     belote = {"rule": "belote-not-held", "seat": "E", "card": "Qs", "params": {"reason": "pair", "say": "belote"}}

@@ -192,3 +192,53 @@ def test_simulate_names_the_bad_script_line(tmp_path):
     proc = bridge_command("simulate", "--script", str(script))
     assert proc.wait(timeout=20) == 2
     assert "line 2: '2h' is not a Belote card" in proc.stderr.read()
+
+
+def test_monitor_on_a_port_that_does_not_exist_says_what_it_waits_for_then_connects(tmp_path):
+    """Issue 12: it retried silently forever. Now stderr says which port and what
+    to do; stdout stays for results (a port never opened is no lost link)."""
+    port = tmp_path / "ttyTABLE"                     # not there yet: the board is unplugged
+    proc = monitor("--port", str(port))
+    table = VirtualTable()
+    try:
+        errors = Lines(proc.stderr)
+        waiting = errors.until(lambda l: "waiting for" in l)
+        assert str(port) in waiting and "no such port" in waiting and "check --port" in waiting
+        os.symlink(table.start(), port)              # the board is plugged in: the monitor finds it
+        assert Lines(proc.stdout).until(lambda l: True, timeout=15).startswith("link connected")
+    finally:
+        proc.kill()
+        table.stop()
+
+
+def test_simulate_without_a_script_plays_a_whole_hand(tmp_path):
+    """Issue 12: without --script it showed nothing. Now it deals and plays a
+    seeded legal hand, trick by trick, that a bridge reads card by card."""
+    from firmware_bridge.bridge import Bridge
+    from firmware_bridge.card_table import hand_script
+    from firmware_bridge.mapping import TableMap
+
+    from bridge_helpers import Recorder
+
+    script = hand_script()
+    assert [e[0] for e in script].count("play") == 32 and [e[0] for e in script].count("pickup") == 8
+    proc = bridge_command("simulate", "--profile-out", str(tmp_path / "p"), "--step", "0.05")
+    try:
+        path = Lines(proc.stdout).until(lambda l: True, timeout=20).strip()
+        rec = Recorder()
+        profile = TableProfile(tmp_path / "p")
+        bridge = Bridge(path, TableMap(profile.tags(), profile.antennas())).start(rec)
+        try:
+            first_play = next(e for e in script if e[0] == "play")
+            seen = rec.wait_for(lambda e: getattr(e, "zone", None) == f"play:{first_play[1]}" and e.present,
+                                timeout=20)
+            assert seen.to_json()["card"] == first_play[2]
+        finally:
+            bridge.stop()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == 130
+        stderr = proc.stderr.read()
+        assert "no --script: playing a seeded hand (32 cards, 8 tricks picked up)" in stderr
+        assert f"play {first_play[1]} {first_play[2]}" in stderr
+    finally:
+        proc.kill()

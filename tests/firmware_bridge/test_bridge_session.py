@@ -194,3 +194,17 @@ def test_growing_trouble_counters_in_heartbeats_are_told_to_people():
     notes = s.feed(0.6, Hb(3, 1000, (("up", "1"), ("txdrop", "3"), ("reinit", "1"))))
     assert [n.text for n in notes] == ["device: 3 more frame(s) dropped on a full serial buffer (txdrop=3)"]
     assert s.health["txdrop"] == "3"
+
+
+def test_a_pile_too_big_for_one_snap_is_told_once_per_antenna_and_counted():
+    """Issue 12: "snap-partial" was repeated about 9 times on stderr (every resync
+    of the same big trick pile)."""
+    s = up()
+    notes = []
+    for n in range(9):
+        notes += [e for e in s.feed(0.1 * n, Err(3 + n, 30 + n, "snap-partial", 0, "next SNAP lists 12 of 16 tags"))
+                  if not isinstance(e, (LinkEvent, TagEvent))]
+    assert len(notes) == 1 and "antenna 0 is too big for one SNAP line" in notes[0].text
+    assert "said once" in notes[0].text and s.counters["snap_partial"] == 9
+    other = s.feed(1.0, Err(12, 40, "snap-partial", 1, "next SNAP lists 12 of 14 tags"))
+    assert [e.text for e in other if not isinstance(e, (LinkEvent, TagEvent))][0].startswith("device: the pile on antenna 1")

@@ -84,6 +84,8 @@ def test_the_desk_runs_a_round_that_reaches_the_board_and_the_standings(hall, bo
     assert re.search(r'id="assignment".*<td>t1</td>', desk, re.S)
     sheet = urllib.request.urlopen(f"{hall.base}/pairings/open?lang=en").read().decode()
     assert "N Ana Martin" in sheet or "E Ana Martin" in sheet                # the table card to print
+    french = urllib.request.urlopen(f"{hall.base}/pairings/open?lang=fr").read().decode()
+    assert re.search(r"· O (Cy Petit|Di Simon)</td>", french) and "· W " not in french   # O for Ouest (issue 12)
 
     # The board hears its assignment with its next heartbeat: a new game with the players' names.
     deadline = time.monotonic() + 20

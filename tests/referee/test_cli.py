@@ -105,9 +105,12 @@ def test_profiles_lists_every_profile_with_notes_and_options(capsys):
     code, out, _ = run(capsys, "referee", "profiles")
     for name in ("ffb-contree", "contree", "coinche", "classic", "classic-501"):
         assert f"\n{name}\n" in f"\n{out}"
-    assert "Seed 000" in out and "undertrump=must" in out
+    assert "undertrump=must" in out
+    # Issue 12: rulebooks by the names a player knows, not "Seed 000 §4.1".
+    assert "(FFB rules §4.1)" in out and "FFB rules: the official rules of Belote Contrée" in out
+    assert "Seed 0" not in out and "(000 §" not in out and "(001)" not in out
     data = json.loads(run(capsys, "referee", "profiles", "--json")[1])
-    assert data["classic-501"]["options"]["target"] == 501 and "003" in data["classic-501"]["notes"]
+    assert data["classic-501"]["options"]["target"] == 501 and "The 501 rules" in data["classic-501"]["notes"]
 
 
 def test_demo_prints_a_whole_seeded_game(capsys):

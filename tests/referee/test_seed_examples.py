@@ -105,8 +105,8 @@ CASES = [
      (0, 0), (0, 0), (0, 162), "failed"),
     ("003: with belote the goal is 92 (72 + 20)", "classic-501", {}, dict(value=None), (72, 90), (4, 4),
      (20, 0), (0, 0), (92, 90), "made"),
-    ("003: 162 + belote to the opponents when it fails", "classic-501", {}, dict(value=None), (71, 91),
-     (4, 4), (20, 0), (0, 0), (0, 182), "failed"),
+    ("003: failed, the takers keep only their belote, the opponents 162", "classic-501", {}, dict(value=None),
+     (71, 91), (4, 4), (20, 0), (0, 0), (20, 162), "failed"),
     ("003: capot 252", "classic-501", {}, dict(value=None), (162, 0), (8, 0), (0, 0), (0, 0), (252, 0), "made"),
     # --- seed 002 (classic, 81 threshold, litige) --------------------------------------------------
     ("002: less than 81: takers keep only belote, defence 160 + announcements", "classic",
@@ -147,6 +147,36 @@ def test_seed_example(case):
     name, rules, overrides, kwargs, points, tricks, belote, decl, expected, result = case
     score = score_hand(profile(rules, **overrides), contract(**kwargs), points, tricks, belote, decl)
     assert (score.score, score.result) == (expected, result), name
+
+
+# Issue 12: two readings corrected, each against the passage it follows.
+SEED_000_SECTION_7 = "A correctly announced Belote is invincible: the point bonus is awarded even if the team falls short."
+SEED_003_FAILED = ("If the contract has not been made, the team makes a contract to get only belote points, if you have "
+                   "one, and the opposing team scores 162 points and points belote")
+
+
+@pytest.mark.parametrize("counter, defence", [(1, 500), (2, 1000), (4, 2000)])
+def test_ffb_contree_a_failed_capot_bid_leaves_the_takers_their_belote(counter, defence):
+    """FFB rules §7 (SEED_000_SECTION_7): the FFB profile takes only the online contrée
+    rules' capot table (500/1000/2000), not their loss of the takers' belote on a failed capot."""
+    assert "invincible" in SEED_000_SECTION_7 and "even if the team falls short" in SEED_000_SECTION_7
+    score = score_hand(profile("ffb-contree"), contract(capot=True, counter=counter), (150, 12), (7, 1), (20, 0))
+    assert (score.result, score.score) == ("failed", (20, defence))
+    # The defence's own belote is theirs too, and the online contrée profile keeps its own reading.
+    assert score_hand(profile("ffb-contree"), contract(capot=True), (150, 12), (7, 1), (0, 20)).score == (0, 520)
+    assert score_hand(profile("contree"), contract(capot=True), (150, 12), (7, 1), (20, 0)).score == (0, 500)
+
+
+@pytest.mark.parametrize("belote, expected", [
+    ((20, 0), (20, 162)),          # the takers' belote stays with them (92 needed: 71 + 20 falls short)
+    ((0, 20), (0, 182)),           # the opponents' belote is added to their 162
+    ((0, 0), (0, 162)),
+])
+def test_classic_501_a_failed_contract_keeps_only_the_takers_belote(belote, expected):
+    """The 501 rules, seed 003 (SEED_003_FAILED): the takers only their belote, the opponents 162 + theirs."""
+    assert "get only belote points" in SEED_003_FAILED and "162 points and points belote" in SEED_003_FAILED
+    score = score_hand(profile("classic-501"), contract(value=None), (71, 91), (4, 4), belote)
+    assert (score.result, score.score) == ("failed", expected)
 
 
 def test_capot_card_points_are_252():

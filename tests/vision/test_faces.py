@@ -13,7 +13,7 @@ import pytest
 from referee.cards import parse_card
 from vision.faces import cut_out_card, photo_faces
 
-DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cardcounter_real"   # ../shared
+from real_photos import CARDCOUNTER_REAL as DATASET   # tests/data (CC BY 4.0)
 
 
 def _cut(name):

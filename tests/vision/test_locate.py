@@ -11,7 +11,7 @@ from vision.evaluate import load_dataset, overhead_shots, truth_of
 from vision.faces import builtin_faces, photo_faces
 from vision.locate import find_cards, order_corners
 
-DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cardcounter_real"
+from real_photos import CARDCOUNTER_REAL as DATASET   # tests/data (CC BY 4.0)
 
 
 @pytest.fixture(scope="module")

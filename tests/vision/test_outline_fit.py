@@ -12,7 +12,7 @@ from vision.outline_fit import fit_lone_card
 from vision.photo_sets import deck_faces, french_photo, webcam_shot
 from vision.shot import Refusal, enrolment_sample
 
-DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
+from real_photos import DATASETS   # tests/data: bidly faces (MIT)
 CARDS = [parse_card(c) for c in ("7s", "Qd", "Ah", "Tc", "Kc", "9h")]
 
 

@@ -23,7 +23,7 @@ from vision.pipeline import Pipeline
 from vision.render import Effects, HandPass, Pickup, Play, SceneRenderer, TableScene, Wait
 
 SIZE, FPS = (1920, 1080), 30.0
-DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cardcounter_real"
+from real_photos import CARDCOUNTER_REAL as DATASET   # tests/data (CC BY 4.0)
 MAX_DELAY_FRAMES = 5
 
 

@@ -17,7 +17,7 @@ from vision.evaluate import Photo, dataset_card, enrolment_candidates, load_data
 from vision.locate import find_cards
 from vision.read import read_card
 
-DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cardcounter_real"
+from real_photos import CARDCOUNTER_REAL as DATASET   # tests/data (CC BY 4.0)
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from vision.render import HandPass, Pickup, Play, SceneRenderer, TableScene, Wai
 from vision.watch import Watcher
 
 SIZE = (960, 540)
-DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cardcounter_real"   # ../shared
+from real_photos import CARDCOUNTER_REAL as DATASET   # tests/data (CC BY 4.0)
 
 
 @pytest.fixture(scope="module")

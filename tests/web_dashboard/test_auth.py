@@ -107,6 +107,16 @@ def test_overlay_token_reads_its_feed_only_and_cannot_post(client, board):
     assert board.room.get("t1").referee.n_obs == 0
 
 
+def test_a_table_named_by_its_number_is_sent_to_its_own_address(client, board):
+    """Issue 12: ``/overlay/1`` was a 404 (the id is ``t1``); people read "Table 1" and type the 1."""
+    token = board.accounts.issue_token("overlay", "t2", "broadcast")
+    moved = client.get(f"/overlay/2?feed=broadcast&layout=scorebug&token={token}")
+    assert moved.status_code == 302
+    assert moved.headers["Location"].startswith("/overlay/t2?") and "layout=scorebug" in moved.headers["Location"]
+    assert client.get(moved.headers["Location"]).status_code == 200
+    assert client.get("/overlay/3?feed=broadcast").status_code == 404
+
+
 def test_revoked_overlay_token_stops_working(client, board):
     sign_in(client)
     csrf = {"X-CSRF-Token": console_csrf(client)}

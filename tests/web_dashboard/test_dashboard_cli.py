@@ -26,3 +26,18 @@ def test_bad_start_says_what_to_fix_and_exits_2(tmp_path, args, says):
     assert done.returncode == 2, done.stderr
     assert says in done.stderr and done.stdout == ""
     assert not list((tmp_path / "var" / "games").glob("*.sqlite"))
+
+
+def test_a_port_that_cannot_be_is_a_sentence_not_a_traceback(tmp_path):
+    """Issue 12: ``--port 99999`` ended in a traceback."""
+    done = subprocess.run([sys.executable, "-m", "commands.main", "demo", "--port", "99999",
+                           "--instance", str(tmp_path / "var")], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "99999 is not a port: ports go from 1 to 65535" in done.stderr
+
+
+def test_make_demo_takes_the_port(tmp_path):
+    """Issue 12: ``make demo`` offered no way to choose the port (README: make demo PORT=8080)."""
+    done = subprocess.run(["make", "-n", "demo", "PORT=8080"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "belote-table demo --port 8080" in done.stdout
+    assert "make demo PORT=8080" in (ROOT / "README.md").read_text()

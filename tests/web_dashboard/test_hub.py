@@ -131,6 +131,21 @@ def test_club_feed_ranks_pairs_by_wins_then_points():
     assert club["tables"][0]["score"] == {"NS": 120, "EW": 300} and "hands" not in json.dumps(club)
 
 
+def test_standings_have_no_phantom_teams_from_unnamed_tables():
+    """Issue 12: two tables started without --seats listed "EW" and "NS" in the
+    standings, as if they were pairs (the points of every unnamed table added up)."""
+    clock = Clock()
+    hub = make_hub(clock)
+    hub.finished = [{"teams": {"NS": "NS", "EW": "EW"}, "score": {"NS": 1010, "EW": 640}, "winner": "NS"}]
+    for table_id, seats in (("t1", {}), ("t2", {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"})):
+        state = sample_state()
+        state["table"] = {"id": table_id, "name": table_id, "seats": seats}
+        hub.submit(table_id, state, 1)
+    club = hub.club.view
+    assert [r["team"] for r in club["standings"]] == ["Ana & Cy", "Bo & Di"]
+    assert {t["teams"]["NS"] for t in club["tables"]} == {"NS", "Ana & Cy"}   # the table's own line still names its sides
+
+
 def test_stream_sends_keep_alive_comments_when_quiet_and_stops_when_closed():
     clock = Clock()
     hub = make_hub(clock, keepalive=0.05)

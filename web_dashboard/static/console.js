@@ -236,7 +236,7 @@ function render(state) {
     const p = onTable[seat];
     replaceChildren(document.querySelector(`#trick .slot-${seat}`), p ? cardNode(p.card, p.cls) : []);
   }
-  replaceChildren("auction", (hand.auction || []).map((c) => el("li", {}, el("b", {}, c.seat), " ", callLabel(c.call))));
+  replaceChildren("auction", (hand.auction || []).map((c) => el("li", {}, el("b", {}, seatLetter(c.seat)), " ", callLabel(c.call))));
   const tbody = document.querySelector("#score tbody");
   replaceChildren(tbody, (state.history || []).map((h) => el("tr", { class: h.result || "" },
     el("td", {}, h.number), el("td", {}, h.contract ? contractLabel(h.contract) + " · " + T(h.result) : T(h.result || "all-pass")),

@@ -23,6 +23,11 @@ function cardLabel(card) {
   return rank + (SUIT_SYMBOL[suit] || suit);
 }
 
+// A seat's letter in the page's language (O for Ouest); the wire keeps N E S W.
+function seatLetter(seat) {
+  return seat ? T("seat_letter_" + seat).replace("seat_letter_", "") : "";
+}
+
 function suitLabel(mode) {
   return SUIT_SYMBOL[mode] || (mode === "sa" ? "SA" : mode === "ta" ? "TA" : mode || "");
 }
@@ -86,10 +91,11 @@ function replaceChildren(id, ...nodes) {
 // params nor message: ``held`` is a card still in a hand).
 function violationText(v) {
   const p = v.params || {};
-  const words = { ...p, seat: v.seat, trick: v.trick, card: v.card && cardLabel(v.card),
+  const words = { ...p, seat: seatLetter(v.seat), trick: v.trick, card: v.card && cardLabel(v.card),
                   held: p.held && cardLabel(p.held), win: p.win && cardLabel(p.win), led: p.led && T("suit_" + p.led),
                   call: v.call && callLabel(v.call), last: p.last && callLabel(p.last),
-                  pile: p.pile && T("team_" + p.pile), turned: p.turned && T("suit_" + p.turned) };
+                  pile: p.pile && T("team_" + p.pile), turned: p.turned && T("suit_" + p.turned),
+                  turn: seatLetter(p.turn), winner: seatLetter(p.winner) };
   for (const key of [p.reason ? "_" + p.reason : null, p.partner ? "_partner" : null, "", "_play"]) {
     const template = key !== null && I18N["why_" + v.rule + key];
     if (!template) continue;

@@ -64,7 +64,7 @@ function seatName(state, seat) {
 
 function initials(name, seat) {
   const words = (name || "").trim().split(/\s+/).filter(Boolean);
-  if (!words.length) return seat;
+  if (!words.length) return seatLetter(seat);
   return words.length > 1 ? (words[0][0] + words[1][0]).toUpperCase() : words[0].slice(0, 2);
 }
 
@@ -246,7 +246,7 @@ function renderTrick(state) {
     if (want) setMark(box.firstElementChild, markOf(par, want.played));
     slot.classList.toggle("winning", !!want && shown.winning === seat);
     const name = seatName(state, seat);
-    slot.querySelector(".tlabel").textContent = name ? `${seat} · ${name}` : T("seat_" + seat);
+    slot.querySelector(".tlabel").textContent = name ? `${seatLetter(seat)} · ${name}` : T("seat_" + seat);
   }
   area.classList.toggle("done", shown.done);
   if (shown.done && MOTION && area.dataset.watched && shown.winning) area.classList.add("folding", "won-" + shown.winning);

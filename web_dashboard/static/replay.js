@@ -8,7 +8,7 @@ function showStep(i) {
   const s = replayStates[i];
   if (!s) return;
   const e = s.event || {};
-  replaceChildren("replay-event", `#${e.n} ${e.type || ""} ${e.seat || ""} ${e.card ? cardLabel(e.card) : ""} ${e.call ? callLabel(e.call) : ""}`);
+  replaceChildren("replay-event", `#${e.n} ${e.type || ""} ${seatLetter(e.seat)} ${e.card ? cardLabel(e.card) : ""} ${e.call ? callLabel(e.call) : ""}`);
   replaceChildren("replay-contract", contractLabel((s.hand || {}).contract, (s.hand || {}).turned));
   replaceChildren("replay-score", `${T("team_NS")} ${(s.score || {}).NS ?? 0} – ${(s.score || {}).EW ?? 0} ${T("team_EW")}`);
   const onTable = cardsOnTable(s);

@@ -7,7 +7,7 @@ function renderScreen(state) {
   const hand = state.hand || {};
   const seats = (state.table || {}).seats || {};
   replaceChildren("contract", hand.contract ? contractLabel(hand.contract, hand.turned) : T(state.status === "auction" ? "status_auction" : "no_contract"));
-  replaceChildren("auction", (hand.auction || []).map((c) => el("span", { class: "callchip" }, c.seat + " " + callLabel(c.call))),
+  replaceChildren("auction", (hand.auction || []).map((c) => el("span", { class: "callchip" }, seatLetter(c.seat) + " " + callLabel(c.call))),
     hand.turned ? el("span", { class: "callchip" }, T("turned"), " ", cardNode(hand.turned, "small")) : null);
   const trick = state.trick || {};
   replaceChildren("trick-number", trick.number ? `${trick.number}/8` : "");
