@@ -209,7 +209,7 @@ RULEBOOKS: dict[str, str] = {
                             "scoring methods with their counter and capot tables (seed 001)",
     "classic rules": "classic Belote with the turned card, declarations and the 81-point litige (seed 002)",
     "501 rules": "classic Belote to 501: 82 to make, 92 with belote, capot 252 (seed 003)",
-    "Pagat's rules": "classic Belote in depth as pagat.com describes it, with its list of variations (seed 004)",
+    "classic Belote guide": "classic Belote in depth, with its long list of variations (seed 004)",
 }
 
 #: Why each profile is what it is, passage by passage (``referee profiles`` prints it),
@@ -234,24 +234,24 @@ PROFILE_NOTES: dict[str, str] = {
         "reach the bid ('as many as bid'; belote counts toward it); belote goes to the defence when the "
         "contract fails ('not guaranteed'); a failed bid capot loses the takers' belote; rounding to 10, "
         "5 up; up to four belotes in ta. The play follows the rules common to all: trump led, beat the "
-        "highest trump even the partner's (FFB rules §5.2, Pagat's rules); the online rules' reminder "
+        "highest trump even the partner's (FFB rules §5.2, classic Belote guide); the online rules' reminder "
         "'unless ... their partner is currently winning the trick' is beat_partner_on_trump_lead=false."),
     "coinche": (
         "contree plus the online contrée rules' remark that coinche has declarations: tierce, fifty, "
-        "hundred, squares, ranked as in Pagat's rules (square > 5-sequence, longer > shorter, higher > "
+        "hundred, squares, ranked as in classic Belote guide (square > 5-sequence, longer > shorter, higher > "
         "lower, trump wins ties, else the earliest from dealer's right); the taker must beat the defence "
         "so make_rule bid-and-more; declarations count toward the contract and go to the defence on a "
         "failure."),
     "classic": (
-        "Pagat's rules with the classic rules: turned card, two taking rounds (round 2 another suit, "
-        "Pagat's rules), all pass twice: next dealer (Pagat's rules; the classic rules' same dealer is "
-        "redeal_same_dealer); declarations at the first trick ranked as in Pagat's rules; must undertrump "
+        "classic Belote guide with the classic rules: turned card, two taking rounds (round 2 another suit, "
+        "classic Belote guide), all pass twice: next dealer (classic Belote guide; the classic rules' same dealer is "
+        "redeal_same_dealer); declarations at the first trick ranked as in classic Belote guide; must undertrump "
         "when an opponent has trumped (Pagat's 'pisser'); takers need at least as many points as the "
-        "defence (Pagat's rules), else dedans: 162 + all declarations to the defence; capot 252 + "
+        "defence (classic Belote guide), else dedans: 162 + all declarations to the defence; capot 252 + "
         "declarations: a defence without a trick forfeits its own, takers without a trick give the "
-        "defence 'all the declarations of both teams' (Pagat's rules); belote is not required to be said "
-        "(Pagat's rules declare it when played; a forgotten word is not penalised) and stays with its "
-        "holder; game to 1000, both over on one hand: drawn (Pagat's rules)."),
+        "defence 'all the declarations of both teams' (classic Belote guide); belote is not required to be said "
+        "(classic Belote guide declare it when played; a forgotten word is not penalised) and stays with its "
+        "holder; game to 1000, both over on one hand: drawn (classic Belote guide)."),
     "classic-501": (
         "The 501 rules: play clockwise ('the direction of play is clockwise'); no declarations (none "
         "named); 82 to make, 92 when a belote is announced; failed: 'the team makes a contract to get "
