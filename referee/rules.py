@@ -238,14 +238,14 @@ PROFILE_NOTES: dict[str, str] = {
         "'unless ... their partner is currently winning the trick' is beat_partner_on_trump_lead=false."),
     "coinche": (
         "contree plus the online contrée rules' remark that coinche has declarations: tierce, fifty, "
-        "hundred, squares, ranked as in classic Belote guide (square > 5-sequence, longer > shorter, higher > "
+        "hundred, squares, ranked as in the classic Belote guide (square > 5-sequence, longer > shorter, higher > "
         "lower, trump wins ties, else the earliest from dealer's right); the taker must beat the defence "
         "so make_rule bid-and-more; declarations count toward the contract and go to the defence on a "
         "failure."),
     "classic": (
         "classic Belote guide with the classic rules: turned card, two taking rounds (round 2 another suit, "
         "classic Belote guide), all pass twice: next dealer (classic Belote guide; the classic rules' same dealer is "
-        "redeal_same_dealer); declarations at the first trick ranked as in classic Belote guide; must undertrump "
+        "redeal_same_dealer); declarations at the first trick ranked as in the classic Belote guide; must undertrump "
         "when an opponent has trumped (Pagat's 'pisser'); takers need at least as many points as the "
         "defence (classic Belote guide), else dedans: 162 + all declarations to the defence; capot 252 + "
         "declarations: a defence without a trick forfeits its own, takers without a trick give the "
