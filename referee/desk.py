@@ -18,15 +18,16 @@ the way, so that the record keeps the table's order.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator, Optional
 
 from .auction import CallError, parse_call
-from .cards import card_name
+from .cards import CardError, card_name, parse_card, pretty
 from .deal_watch import KINDS as DEAL_KINDS, DealWatch
 from .game import Game
 from .observations import ConsoleAction
 from .play_watch import PlayWatch
-from .proposals import Conflict, Proposal, Write, correction
+from .proposals import Conflict, Notice, Proposal, Write, correction
 from .record import RecordError
 from .seats import SEAT_NAMES
 
@@ -35,13 +36,61 @@ class Desk:
     """The console's actions, and the events waiting for the deal."""
 
     def __init__(self, game: Game, conflicts: list[Conflict], deal: DealWatch, play: PlayWatch,
-                 blocking: set[int]):
+                 blocking: set[int], console_obs: Optional[set[int]] = None):
         self.game = game                      # read only: the referee writes
         self.conflicts = conflicts            # read only: the referee files them
         self.deal = deal
         self.play = play
         self.blocking = blocking              # the open blocking conflicts' ids (read only)
+        self.console_obs = console_obs if console_obs is not None else set()   # what the console entered (read only)
         self.queue: list[dict[str, Any]] = []
+        self.fixes: set[int] = set()          # the corrections the console's fixes wrote (event numbers)
+
+    # -- the referee's own entries ------------------------------------------------------
+    def _in_force(self, n: int) -> bool:
+        """Whether event ``n`` still counts: not undone, and for a fix, the last word on its event."""
+        event, replaced = self.game.events[n - 1], self.game.replaced
+        if event["type"] == "correction":
+            return event["replace"] is not None and replaced.get(event["ref"], 0) is event["replace"]
+        return n not in replaced or replaced[n] is not None
+
+    def _entered(self, n: int) -> bool:
+        """Whether the referee entered event ``n`` at the console: a call, declaration, penalty or
+        tally (they carry the console observation's id), a card typed in, or a fix."""
+        event = self.game.events[n - 1]
+        if "obs" in event or n in self.fixes:
+            return True
+        evidence = event.get("evidence") or ()
+        return event["type"] == "play" and bool(evidence) and evidence[0] in self.console_obs
+
+    def last_entry(self) -> Optional[int]:
+        """The number of the referee's own last entry still in force, if any."""
+        return next((n for n in range(len(self.game.events), 1, -1) if self._entered(n) and self._in_force(n)), None)
+
+    def _undoing(self, n: int) -> dict[str, Any]:
+        """The correction that takes event ``n`` back: a fix gives its event back what it held
+        before the fix; any other event is undone."""
+        events = self.game.events
+        event = events[n - 1]
+        if event["type"] != "correction":
+            return correction(n, None, "undo", {})
+        ref = event["ref"]
+        before = next((e["replace"] for e in reversed(events[:n - 1])
+                       if e["type"] == "correction" and e["ref"] == ref), events[ref - 1])
+        return correction(ref, before, "undo", {})
+
+    def _undo_refusal(self, n: int) -> Optional[str]:
+        """Why undoing event ``n`` cannot be done, in a referee's words (a dry run on a copy)."""
+        events = self.game.events
+        if not 2 <= n <= len(events):
+            return f"there is no event #{n} to undo: the events are numbered in the Events list (#2 to #{len(events)})"
+        if not self._in_force(n):
+            return f"#{n} ({describe(events[n - 1])}) is already undone or corrected again"
+        try:
+            Game.from_events(events + [self._undoing(n)])
+        except RecordError as exc:
+            return refusal(f"undoing #{n} ({describe(events[n - 1])})", exc.message, events)
+        return None
 
     def check(self, a: ConsoleAction) -> Optional[str]:
         """Why ``a`` cannot be acted on, or None (pure: changes nothing)."""
@@ -65,8 +114,23 @@ class Desk:
             if a.ref is None or not 2 <= a.ref <= len(self.game.events) or \
                     self.game.events[a.ref - 1]["type"] != "play":
                 return f"console replace: event {a.ref} is not a play of this game"
-        if a.action == "undo" and len(self.game.events) < 2:
-            return "console undo: there is no game event to undo"
+        if a.action == "undo":
+            if len(self.game.events) < 2:
+                return "console undo: there is no game event to undo"
+            ref = a.ref if a.ref is not None else self.last_entry()
+            if ref is None:
+                return ("console undo: nothing you entered at the console is left to undo; to take back what "
+                        "the table recorded, undo event N (N: its number in the Events list)")
+            why = self._undo_refusal(ref)
+            if why:
+                return f"console undo: {why}"
+        if a.action == "replace":
+            try:
+                old = self.game.events[a.ref - 1]
+                Game.from_events(self.game.events + [correction(a.ref, {**old, "card": card_name(a.cards[0])},
+                                                                "misread", {})])
+            except RecordError as exc:
+                return f"console fix: {refusal(f'fixing #{a.ref} ({describe(old)})', exc.message, self.game.events)}"
         return None
 
     def act(self, a: ConsoleAction, oid: int) -> Iterator[Proposal]:
@@ -95,14 +159,17 @@ class Desk:
                 yield from self.play.answer(c, a.action, card, why)
         elif a.action == "replace":
             yield from self.play.name_card(a.ref, a.cards[0], why)
+            last = self.game.events[-1]
+            if last["type"] == "correction" and last["ref"] == a.ref:
+                self.fixes.add(len(self.game.events))
         elif a.action == "undo":
-            events = self.game.events
-            undone = {e["ref"] for e in events if e["type"] == "correction" and e.get("replace") is None}
-            ref = next((n for n in range(len(events), 1, -1)
-                        if events[n - 1]["type"] != "correction" and n not in undone), None)
+            # The referee's own last entry (not the table's last event: a sensor's card), or the event named.
+            ref = a.ref if a.ref is not None else self.last_entry()
             if ref is None:
-                raise RecordError("console undo: every game event is already undone")
-            yield Write(correction(ref, None, a.reason or "undo", why))
+                raise RecordError("console undo: nothing you entered at the console is left to undo")
+            what = describe(self.game.events[ref - 1])
+            yield Write({**self._undoing(ref), "reason": a.reason or "undo", **why})
+            yield Notice(f"undone: #{ref} {what}")
         elif a.action == "penalty":
             # DESIGN's penalty shape: ``reason`` is the sheet's text (the console's, else the rule).
             self.queue.append({"type": "penalty", "seat": SEAT_NAMES[a.seat], "rule": a.rule or "",
@@ -129,3 +196,52 @@ class Desk:
                 continue
             if event["type"] == "call" and self.game.phase == "play":
                 self.deal.auction_over()
+
+
+def describe(event: dict[str, Any]) -> str:
+    """A game event in a referee's words: "W's call 80h", "S's card ♥J", "the deal by N"."""
+    kind, seat = event.get("type"), event.get("seat")
+    if kind == "call":
+        return f"{seat}'s call {event.get('call')}"
+    if kind == "play":
+        try:
+            return f"{seat}'s card {pretty(parse_card(event['card']))}"
+        except (CardError, KeyError, TypeError):
+            return f"{seat}'s card {event.get('card')}"
+    if kind == "deal":
+        return f"the deal by {event.get('dealer')}"
+    if kind == "correction":
+        replace = event.get("replace")
+        return f"the fix of #{event.get('ref')}" + (f" to {describe(replace)}" if isinstance(replace, dict) else "")
+    if kind == "tally":
+        return "the hand's tally"
+    if kind in ("declare", "penalty", "stop"):
+        return f"{seat}'s {kind}"
+    return str(kind)
+
+
+#: The engine's reasons, as a referee would say them when a change makes a later event impossible.
+_REASONS = (
+    (re.compile(r"a deal while hand (\d+) is still at (.+?): finish it.*"),
+     r"hand \1 would not be finished (it would still be at \2) when that deal comes"),
+    (re.compile(r"a (\w+) during the auction: the auction is not over.*"),
+     r"the auction would not be over yet, so a \1 cannot come there"),
+    (re.compile(r"a (\w+) (after hand \d+ ended|before the first deal): .*"),
+     r"it would come \2, with no hand being played"),
+)
+
+
+def refusal(doing: str, message: str, events: list[dict[str, Any]]) -> str:
+    """A refused correction in a referee's words: what was tried, which later event would no
+    longer fit and why, that nothing changed, and what to do instead."""
+    m = re.match(r"(?:correction of event \d+: )?event (\d+) no longer fits: (.*)", message)
+    if not m:
+        return f"{doing} is refused: {message}; nothing changed"
+    n, reason = int(m[1]), m[2]
+    for pattern, words in _REASONS:
+        if pattern.match(reason):
+            reason = pattern.sub(words, reason)
+            break
+    later = describe(events[n - 1]) if 2 <= n <= len(events) else f"event {n}"
+    return (f"{doing} is refused: #{n} ({later}) would no longer fit, because {reason}. Nothing changed: "
+            f"take back the later events first (newest first), or fix the event instead of undoing it")

@@ -152,7 +152,8 @@ class TableReferee:
         self.deal_watch = DealWatch(self.game, self._blocking, dealer)
         self.confirming = ToConfirm(self.game, self.conflicts)
         self.play_watch = PlayWatch(self.game, self.deal_watch, self.confirming, self.seen_sources, self._blocking)
-        self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking)
+        self.console_obs: set[int] = set()           # ids of what the console entered (its own entries)
+        self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking, self.console_obs)
         self._writers = {Write: self._write_proposed, Ask: self._file_conflict, Press: self._press_conflict,
                          Settle: self._settle_conflict, Notice: self._notice, Flag: self._flag,
                          Redeal: lambda _: self._new_hand()}
@@ -256,6 +257,8 @@ class TableReferee:
         self.n_obs += 1
         oid = self.n_obs
         self.last_t[obs.source] = obs.t
+        if obs.source == "console" and not isinstance(obs, SensorState):
+            self.console_obs.add(oid)
         self._out = []
         self._advance(obs.t)
         try:
@@ -294,8 +297,9 @@ class TableReferee:
     def replace(self, ref: int, card: Card, t: float, by: str = "", reason: str = "misread") -> list[Output]:
         return self.submit(ConsoleAction(t=t, action="replace", ref=ref, cards=(card,), by=by, reason=reason))
 
-    def undo(self, t: float, by: str = "", reason: str = "") -> list[Output]:
-        return self.submit(ConsoleAction(t=t, action="undo", by=by, reason=reason))
+    def undo(self, t: float, by: str = "", reason: str = "", ref: Optional[int] = None) -> list[Output]:
+        """Take back the referee's own last entry, or event ``ref`` (see :class:`referee.desk.Desk`)."""
+        return self.submit(ConsoleAction(t=t, action="undo", ref=ref, by=by, reason=reason))
 
     def confirm(self, conflict: int, t: float, by: str = "") -> list[Output]:
         return self.submit(ConsoleAction(t=t, action="confirm", ref=conflict, by=by))
@@ -490,7 +494,7 @@ class TableReferee:
     # -- the screen -------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         return snapshot(self.game, self.mode, self.dealer, self.n_obs, self.violations(), self.to_confirm(),
-                        self.conflicts, self.play_watch.cards.items, self.sensors)
+                        self.conflicts, self.play_watch.cards.items, self.sensors, self.deal_watch.seen_hands)
 
 
 def _misdeal_violation(data: dict[str, Any]) -> Violation:

@@ -92,8 +92,11 @@ def from_game(game: dict, clockwise: bool = False) -> dict:
         "winner": game.get("winner"),
     }
     if hands and in_hand:
+        unseen = (game.get("private") or {}).get("unseen") or {}
         state["hands"] = hands
-        state["hand_sizes"] = {s: len(cards) for s, cards in hands.items()}
+        state["hand_sizes"] = {s: len(cards) + unseen.get(s, 0) for s, cards in hands.items()}
+        if unseen:
+            state["unseen"] = unseen          # cards nobody read: the hands shown are partial
     return state
 
 

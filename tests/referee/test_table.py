@@ -173,7 +173,18 @@ def test_console_corrections_are_events_with_who_and_why(clean):
     event = next(o.data["event"] for o in out if o.kind == "event")
     assert event == {**event, "type": "correction", "ref": ref, "by": "referee Zoe", "reason": "misread"}
     assert event["replace"]["card"] == new
-    out = referee.undo(t=t, by="referee Zoe", reason="played too fast")
+    out = referee.undo(t=t, by="referee Zoe")                    # the referee's own last entry: the fix
+    event = next(o.data["event"] for o in out if o.kind == "event")
+    assert event["ref"] == ref and event["replace"]["card"] == old
+    notice = next(o.data["message"] for o in out if o.kind == "notice")
+    assert notice.startswith("undone: #") and f"the fix of #{ref} to " in notice      # says what it undid
+    assert referee.game.events[ref - 1]["card"] == old and referee.snapshot()["private"]["hands"] is not None
+    out = referee.undo(t=t, by="referee Zoe")    # the entry before: the last call, which the play needs
+    reason = out[0].data["reason"]
+    assert [o.kind for o in out] == ["rejected"] and "call pass) is refused" in reason, reason
+    assert "would no longer fit, because the auction would not be over yet" in reason and "Nothing changed" in reason
+    assert "no longer fits:" not in reason                       # not the engine's words
+    out = referee.undo(t=t, by="referee Zoe", reason="played too fast", ref=plays[-1])
     event = next(o.data["event"] for o in out if o.kind == "event")
     assert event["replace"] is None and event["ref"] == plays[-1]
     snap = referee.snapshot()

@@ -1,0 +1,69 @@
+"""The hands stay on the screens (issue 12: in hands 3 and 6 of a `make demo` game, after a
+deal conflict, no player's hand was shown for the whole hand).
+
+- hand 3: after a confirmed misdeal, a late read of one card opened the redeal and the
+  gathering of the spoilt deal's cards then closed it with one card seen: a "deal" conflict,
+  dismissed, and a deal without hands;
+- hand 6: the cable was pulled during the deal, a third of the cards were never read, and the
+  deal went into the record without hands (rightly: nobody knows them); the screens must still
+  show the cards the antennas did see.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from referee.observations import CardGone, CardSeen, ConsoleAction
+from referee.oracle import Oracle
+from referee.sensor_faults import parse_faults
+from referee.simulate import simulate
+from referee.table_referee import TableReferee
+from web_dashboard.state import from_game
+
+from test_table import feed
+
+
+def _deal(stream):
+    """The indices of the first deal's hand arrivals."""
+    return [i for i, o in enumerate(stream) if isinstance(o, CardSeen) and o.zone.startswith("hand:")][:32]
+
+
+def test_a_stray_card_gathered_before_the_redeal_does_not_spoil_its_deal():
+    sim = simulate(2, seed=5, faults=parse_faults("none"))
+    stream = list(sim.observations)
+    first = _deal(stream)[0]
+    t = stream[first].t - 1.5
+    stray = CardSeen(source="rfid", t=t, zone="hand:W", card=stream[first].card, uid="04FFFF00000001")
+    gathered = [CardGone(source="rfid", t=t + 0.5, zone="hand:W", card=stray.card, uid=stray.uid)] + \
+               [CardGone(source="rfid", t=t + 0.6, zone=f"hand:{s}", card=c, uid=None) for s, c in (("N", 3), ("E", 4))]
+    stream[first:first] = [stray] + gathered
+    referee = TableReferee(header=sim.header)
+    outputs = feed(referee, stream, Oracle(sim))
+    assert not [o for o in outputs if o.kind == "conflict"]
+    deal = next(e for e in referee.record if e["type"] == "deal")
+    assert deal["hands"] == sim.record[1]["hands"]
+
+
+def test_a_deal_read_in_part_still_shows_every_card_that_was_read():
+    sim = simulate(2, seed=5, faults=parse_faults("none"))
+    stream = list(sim.observations)
+    lost = set(_deal(stream)[20:30])                     # the cable pulled: ten arrivals never read
+    stream = [o for i, o in enumerate(stream) if i not in lost]
+    referee = TableReferee(header=sim.header)
+    outputs = feed(referee, stream[:max(lost) + 4], Oracle(sim))
+    assert not [o for o in outputs if o.kind == "conflict" and o.data["kind"] != "deal"]
+    assert "hands" not in next(e for e in referee.record if e["type"] == "deal")
+    private = referee.snapshot()["private"]
+    shown = {s: set(cards) for s, cards in private["hands"].items()}
+    truth = sim.record[1]["hands"]
+    assert all(shown[s] <= set(truth[s]) and shown[s] for s in "NESW")
+    assert sum(map(len, shown.values())) + sum(private["unseen"].values()) <= 32
+    assert sum(private["unseen"].values()) == 10            # what was never read, and only that
+    for more in (0, 36):                                    # then cards played: they leave the hands shown
+        feed(referee, stream[max(lost) + 4:max(lost) + 4 + more], Oracle(sim))
+        state = from_game(referee.snapshot())
+        played = 32 - sum(state["hand_sizes"].values())
+        assert state["hands"] and all(len(state["hands"][s]) + state["unseen"][s] == state["hand_sizes"][s]
+                                      for s in "NESW")
+        assert sum(len(c) for c in state["hands"].values()) + sum(state["unseen"].values()) == 32 - played
+    assert played > 4
