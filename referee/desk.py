@@ -25,11 +25,12 @@ from .auction import CallError, parse_call
 from .cards import CardError, card_name, parse_card, pretty
 from .deal_watch import KINDS as DEAL_KINDS, DealWatch
 from .game import Game
-from .observations import ConsoleAction
+from .observations import CardSeen, ConsoleAction
 from .play_watch import PlayWatch
-from .proposals import Conflict, Notice, Proposal, Write, correction
+from .proposals import Ask, Conflict, Notice, Proposal, Settle, Write, correction
 from .record import RecordError
 from .seats import SEAT_NAMES
+from .table_cards import CardOnTable
 
 
 class Desk:
@@ -44,7 +45,7 @@ class Desk:
         self.blocking = blocking              # the open blocking conflicts' ids (read only)
         self.console_obs = console_obs if console_obs is not None else set()   # what the console entered (read only)
         self.queue: list[dict[str, Any]] = []
-        self.fixes: set[int] = set()          # the corrections the console's fixes wrote (event numbers)
+        self.fixes: dict[int, int] = {}       # the corrections the console's fixes wrote: event number -> obs id
 
     # -- the referee's own entries ------------------------------------------------------
     def _in_force(self, n: int) -> bool:
@@ -66,6 +67,18 @@ class Desk:
     def last_entry(self) -> Optional[int]:
         """The number of the referee's own last entry still in force, if any."""
         return next((n for n in range(len(self.game.events), 1, -1) if self._entered(n) and self._in_force(n)), None)
+
+    def _typed_last(self) -> Optional[CardOnTable]:
+        """The card the referee typed in last, if it is still on the table, undecided (a card typed
+        in waits for the next one), and entered after the last entry in the record."""
+        typed = [i for i in self.play.cards.items if i.by_console and i.conflict is None and i.oids]
+        item = max(typed, key=lambda i: i.oids[-1], default=None)
+        n = self.last_entry()
+        if item is None or n is None:
+            return item
+        event = self.game.events[n - 1]
+        oid = event.get("obs") or self.fixes.get(n) or (event.get("evidence") or [0])[0]
+        return item if not isinstance(oid, int) or item.oids[-1] > oid else None
 
     def _undoing(self, n: int) -> dict[str, Any]:
         """The correction that takes event ``n`` back: a fix gives its event back what it held
@@ -89,8 +102,34 @@ class Desk:
         try:
             Game.from_events(events + [self._undoing(n)])
         except RecordError as exc:
-            return refusal(f"undoing #{n} ({describe(events[n - 1])})", exc.message, events)
+            return refusal(f"undoing #{n} ({describe(events[n - 1])})", exc.message, self.game)
         return None
+
+    def check_card(self, obs: CardSeen) -> Optional[str]:
+        """Why a card the referee typed in (a console sighting in a play zone) cannot be played:
+        it was played already in this hand. Said with who played it, in which trick, and how to
+        fix a misread play, instead of being taken silently as a late read."""
+        hand, events = self.game.play, self.game.events
+        if self.game.phase != "play" or hand is None or obs.card is None:
+            return None
+        name = obs.zone[len("play:"):]
+        zone = SEAT_NAMES.index(name) if len(name) == 1 and name in SEAT_NAMES else None
+        typed = next((i for i in self.play.cards.items if i.by_console and i.card == obs.card and i.zone != zone), None)
+        if typed is not None:
+            return (f"{pretty(obs.card)} is already on the table in front of {SEAT_NAMES[typed.zone]} (typed in "
+                    f"before). Nothing was entered: type the card this player put down")
+        tricks = [list(t.cards) for t in hand.tricks] + [list(hand.trick)]
+        trick = next((i for i, cards in enumerate(tricks, 1) if obs.card in cards), None)
+        if trick is None:
+            return None
+        replaced, name = self.game.replaced, card_name(obs.card)
+        n = next((n for n in range(len(events), 1, -1) if events[n - 1]["type"] == "play"
+                  and (replaced.get(n, events[n - 1]) or {}).get("card") == name), None)
+        seat = (replaced.get(n, events[n - 1]) or {}).get("seat") if n else None
+        where = f"{seat} played it in trick {trick}" + (f" (#{n} in the Events list)" if n else "")
+        fix = f"fix {n} <the card it really was>" if n else "fix <event number> <card>"
+        return (f"{pretty(obs.card)} was already played in this hand: {where}. Nothing was entered. If that "
+                f"play was misread, correct it ({fix}); otherwise type the card this player put down")
 
     def check(self, a: ConsoleAction) -> Optional[str]:
         """Why ``a`` cannot be acted on, or None (pure: changes nothing)."""
@@ -114,6 +153,8 @@ class Desk:
             if a.ref is None or not 2 <= a.ref <= len(self.game.events) or \
                     self.game.events[a.ref - 1]["type"] != "play":
                 return f"console replace: event {a.ref} is not a play of this game"
+        if a.action == "undo" and a.ref is None and self._typed_last() is not None:
+            return None                               # the card just typed in is taken off the table
         if a.action == "undo":
             if len(self.game.events) < 2:
                 return "console undo: there is no game event to undo"
@@ -130,7 +171,7 @@ class Desk:
                 Game.from_events(self.game.events + [correction(a.ref, {**old, "card": card_name(a.cards[0])},
                                                                 "misread", {})])
             except RecordError as exc:
-                return f"console fix: {refusal(f'fixing #{a.ref} ({describe(old)})', exc.message, self.game.events)}"
+                return f"console fix: {refusal(f'fixing #{a.ref} ({describe(old)})', exc.message, self.game)}"
         return None
 
     def act(self, a: ConsoleAction, oid: int) -> Iterator[Proposal]:
@@ -153,7 +194,9 @@ class Desk:
         elif a.action in ("confirm", "dismiss", "resolve"):
             c = self.conflicts[a.ref - 1]
             card = a.cards[0] if a.cards else None
-            if c.kind in DEAL_KINDS:
+            if c.kind == "call-order":
+                yield from self._answer_call_order(c, a.action)
+            elif c.kind in DEAL_KINDS:
                 yield from self.deal.answer(c, a.action, card)
             else:
                 yield from self.play.answer(c, a.action, card, why)
@@ -161,9 +204,15 @@ class Desk:
             yield from self.play.name_card(a.ref, a.cards[0], why)
             last = self.game.events[-1]
             if last["type"] == "correction" and last["ref"] == a.ref:
-                self.fixes.add(len(self.game.events))
+                self.fixes[len(self.game.events)] = oid
         elif a.action == "undo":
             # The referee's own last entry (not the table's last event: a sensor's card), or the event named.
+            typed = self._typed_last() if a.ref is None else None
+            if typed is not None:
+                # Only the console's word, not yet a play: taking it back takes it off the table.
+                self.play.cards.items.remove(typed)
+                yield Notice(f"undone: {SEAT_NAMES[typed.zone]}'s card {pretty(typed.card)} (typed in, not yet written)")
+                return
             ref = a.ref if a.ref is not None else self.last_entry()
             if ref is None:
                 raise RecordError("console undo: nothing you entered at the console is left to undo")
@@ -192,10 +241,39 @@ class Desk:
                 if self.deal.mode == "turned":        # the turned card is asked first
                     self.queue.insert(0, event)
                     return
+            auction = self.game.auction if self.game.phase == "auction" else None
+            if event["type"] == "call" and auction is not None and auction.to_speak is not None \
+                    and SEAT_NAMES[auction.to_speak] != event["seat"]:
+                yield from self._ask_call_order(event, SEAT_NAMES[auction.to_speak])
+                return
             if (yield Write(event, refused_as=event["obs"])) is None:
                 continue
             if event["type"] == "call" and self.game.phase == "play":
                 self.deal.auction_over()
+
+
+    # -- a call typed out of the table's order ---------------------------------------------
+    def _ask_call_order(self, event: dict[str, Any], turn: str) -> Iterator[Proposal]:
+        """A call entered for a seat whose turn it is not: the player spoke out of turn (a
+        violation), or the referee typed the calls in the wrong order. Only the referee knows:
+        nothing is written, and the calls entered after it wait, until the answer."""
+        seat, call = event["seat"], event["call"]
+        yield Ask(Conflict("call-order", f"{seat} {call} was entered, but it is {turn}'s turn to speak. Did {seat} "
+                           f"speak out of turn? Confirm: it is written as {seat}'s out-of-turn call (a violation). "
+                           f"Dismiss: it was entered in the wrong order; nothing is written, enter {turn}'s call "
+                           f"first, then {seat}'s again", seat=SEAT_NAMES.index(seat), blocking=True,
+                           evidence=(event["obs"],), item=event))
+
+    def _answer_call_order(self, c: Conflict, action: str) -> Iterator[Proposal]:
+        event = c.item
+        if action == "resolve":
+            raise RecordError(f"conflict {c.id}: confirm (the player spoke out of turn) or dismiss (entered "
+                              f"in the wrong order)")
+        yield Settle(c, "confirmed" if action == "confirm" else "dismissed", action)
+        if action == "confirm":
+            yield Write(event, refused_as=event["obs"])
+        else:
+            yield Notice(f"{event['seat']} {event['call']} was not written: enter the calls in the table's order")
 
 
 def describe(event: dict[str, Any]) -> str:
@@ -231,7 +309,7 @@ _REASONS = (
 )
 
 
-def refusal(doing: str, message: str, events: list[dict[str, Any]]) -> str:
+def refusal(doing: str, message: str, game: Game) -> str:
     """A refused correction in a referee's words: what was tried, which later event would no
     longer fit and why, that nothing changed, and what to do instead."""
     m = re.match(r"(?:correction of event \d+: )?event (\d+) no longer fits: (.*)", message)
@@ -242,6 +320,7 @@ def refusal(doing: str, message: str, events: list[dict[str, Any]]) -> str:
         if pattern.match(reason):
             reason = pattern.sub(words, reason)
             break
-    later = describe(events[n - 1]) if 2 <= n <= len(events) else f"event {n}"
+    events = game.events
+    later = describe(game.replaced.get(n) or events[n - 1]) if 2 <= n <= len(events) else f"event {n}"
     return (f"{doing} is refused: #{n} ({later}) would no longer fit, because {reason}. Nothing changed: "
             f"take back the later events first (newest first), or fix the event instead of undoing it")

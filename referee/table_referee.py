@@ -79,7 +79,9 @@ resolve records it with the card named, dismiss lets it wait for its turn),
 ``turned`` (classic belote: the dealing area did not read the turned card:
 resolve names it; the calls wait for it), ``deal`` (the deal was not fully seen and looks wrong: confirm declares a
 misdeal, dismiss accepts the deal), ``gathered`` (the cards leave the hands
-before the auction: confirm declares a misdeal). A *blocking* conflict holds
+before the auction: confirm declares a misdeal), ``call-order`` (a call entered for a seat
+whose turn it is not: confirm writes the out-of-turn call, a violation; dismiss writes nothing,
+it was entered in the wrong order). A *blocking* conflict holds
 the game events behind it until the console answers (the cards stay on the
 table, and are decided in order once it is answered).
 
@@ -241,6 +243,8 @@ class TableReferee:
             return f"card {obs.card!r} is not a card of the 32-card deck"
         if isinstance(obs, ConsoleAction):
             return self.desk.check(obs)
+        if isinstance(obs, CardSeen) and obs.source == "console" and (obs.zone or "").startswith("play:"):
+            return self.desk.check_card(obs)        # a card typed in that was already played says so
         return None
 
     def reject(self, reason: str) -> list[Output]:
