@@ -181,7 +181,7 @@ _OVERLAY_STRINGS = {
         "action_safe": "action safe", "title_safe": "title safe", "score_progress": "Score, hand by hand",
         "par": "Par", "dealer_chip": "D", "dealer_is": "Dealer: {name}", "last_trick": "Last trick", "to_target": "to {n}",
         "chance_label": "{team} make {contract}", "costly": "costliest: {seat}", "no_loss": "every card best so far",
-        "hand_not_read": "hand not read yet", "no_trick_yet": "no trick yet",
+        "hand_not_read": "hand not read yet", "not_read": "+{n} not read", "no_trick_yet": "no trick yet",
         "overlay_desk": "Overlay desk", "look": "Look", "colour_accent": "Accent", "colour_panel": "Boxes",
         "colour_text": "Text", "save": "Save", "logo": "Logo", "photos": "Players' photos", "remove": "Remove",
         "show_last_trick": "Show the last trick", "layouts": "Layouts (preview)", "picture_hint":
@@ -197,7 +197,7 @@ _OVERLAY_STRINGS = {
         "action_safe": "zone d'action", "title_safe": "zone de titre", "score_progress": "Score, donne par donne",
         "par": "Par", "dealer_chip": "D", "dealer_is": "Donneur : {name}", "last_trick": "Dernier pli", "to_target": "en {n}",
         "chance_label": "{team} font {contract}", "costly": "la plus chère : {seat}", "no_loss": "jusqu'ici, que des meilleures cartes",
-        "hand_not_read": "main pas encore lue", "no_trick_yet": "pas encore de pli",
+        "hand_not_read": "main pas encore lue", "not_read": "+{n} non lues", "no_trick_yet": "pas encore de pli",
         "overlay_desk": "Régie de l'incrustation", "look": "Apparence", "colour_accent": "Accent", "colour_panel": "Cadres",
         "colour_text": "Texte", "save": "Enregistrer", "logo": "Logo", "photos": "Photos des joueurs", "remove": "Retirer",
         "show_last_trick": "Montrer le dernier pli", "layouts": "Mises en page (aperçu)", "picture_hint":

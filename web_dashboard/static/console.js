@@ -237,8 +237,10 @@ function render(state) {
     box.querySelector(".turn").hidden = state.to_play !== seat;
     box.classList.toggle("to-play", state.to_play === seat);
     const cards = (state.hands || {})[seat];
-    replaceChildren(box.querySelector(".hand"), cards ? cards.map((c) => cardNode(c, "small")) :
-      Array.from({ length: (state.hand_sizes || {})[seat] || 0 }, () => cardNode(null, "small")));
+    // The cards read in this hand, then a back for each card nobody read (state.unseen).
+    const backs = cards ? ((state.unseen || {})[seat] || 0) : ((state.hand_sizes || {})[seat] || 0);
+    replaceChildren(box.querySelector(".hand"), (cards || []).map((c) => cardNode(c, "small")),
+      Array.from({ length: backs }, () => cardNode(null, "small unread")));
   }
   const onTable = cardsOnTable(state);
   for (const seat of SEATS) {
