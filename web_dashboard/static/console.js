@@ -119,7 +119,7 @@ async function runCommand(text) {
     error.textContent = "";
     const answer = await send();
     // What the table said back (what an undo took back...): shown where the referee typed.
-    const said = ((answer && answer.outputs) || []).filter((o) => o.kind === "notice").map((o) => o.data.message);
+    const said = ((answer && answer.outputs) || []).filter((o) => o.kind === "notice").map((o) => o.message);
     replaceChildren("cmd-said", said.join(" · "));
     return true;
   } catch (e) {
