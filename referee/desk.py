@@ -309,7 +309,19 @@ _REASONS = (
 )
 
 
-def refusal(doing: str, message: str, game: Game) -> str:
+def worded(message: str, game: Game) -> str:
+    """The engine's refusal of a correction (an answer to a question, a fix) in a referee's words
+    (:func:`refusal`); any other message as it is."""
+    m = re.match(r"correction of event (\d+): (event \d+ no longer fits: .*)", message)
+    if not m or not 2 <= int(m[1]) <= len(game.events):
+        return message
+    n = int(m[1])
+    return refusal(f"changing #{n} ({describe(game.replaced.get(n) or game.events[n - 1])})", m[2], game,
+                   "it stays as recorded; to change it, take back the later events first (newest first)")
+
+
+def refusal(doing: str, message: str, game: Game,
+            instead: str = "take back the later events first (newest first), or fix the event instead of undoing it") -> str:
     """A refused correction in a referee's words: what was tried, which later event would no
     longer fit and why, that nothing changed, and what to do instead."""
     m = re.match(r"(?:correction of event \d+: )?event (\d+) no longer fits: (.*)", message)
@@ -322,5 +334,4 @@ def refusal(doing: str, message: str, game: Game) -> str:
             break
     events = game.events
     later = describe(game.replaced.get(n) or events[n - 1]) if 2 <= n <= len(events) else f"event {n}"
-    return (f"{doing} is refused: #{n} ({later}) would no longer fit, because {reason}. Nothing changed: "
-            f"take back the later events first (newest first), or fix the event instead of undoing it")
+    return f"{doing} is refused: #{n} ({later}) would no longer fit, because {reason}. Nothing changed: {instead}"

@@ -107,7 +107,7 @@ from typing import Any, Iterator, Optional
 
 from .cards import Card, parse_card
 from .deal_watch import DealWatch
-from .desk import Desk
+from .desk import Desk, worded
 from .game import Game
 from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play_watch import PlayWatch
@@ -277,7 +277,7 @@ class TableReferee:
             while self.confirming.busy(obs.t):             # questions on plays read once, filed or pressed
                 self._carry_out(self.confirming.ask(obs.t))
         except RecordError as exc:
-            self._out.append(Output("rejected", {"obs": oid, "reason": str(exc)}))
+            self._out.append(Output("rejected", {"obs": oid, "reason": worded(str(exc), self.game)}))
         out, self._out = self._out, []
         return out
 
@@ -397,7 +397,7 @@ class TableReferee:
         try:
             self._write(proposal.event)
         except RecordError as exc:
-            self._out.append(Output("rejected", {"obs": proposal.refused_as, "reason": str(exc)}))
+            self._out.append(Output("rejected", {"obs": proposal.refused_as, "reason": worded(str(exc), self.game)}))
             return None
         return len(self.game.events)
 

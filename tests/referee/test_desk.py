@@ -153,3 +153,27 @@ def test_undoing_a_card_of_a_finished_hand_says_which_deal_would_not_fit():
     assert f"undoing #{deal3 - 1} ({last['seat']}'s card " in out[0].data["reason"]
     assert f"#{deal3} (the deal by {referee.record[deal3 - 1]['dealer']}) would no longer fit, because hand 2 " \
            "would not be finished (it would still be at trick 8) when that deal comes" in out[0].data["reason"]
+
+
+def test_the_engines_refusal_of_a_correction_comes_out_in_a_referees_words():
+    """Whatever asked for the correction (a question answered, a fix): "correction of event 77:
+    event 78 no longer fits: a deal while hand 2 is still at trick 8: finish it, or correct/undo
+    its events" is what the engine says, not what the console shows."""
+    from referee.desk import worded
+    from referee.game import Game
+    from referee.proposals import correction
+    from referee.record import RecordError
+    from referee.simulate import simulate
+    from referee.sensor_faults import parse_faults
+
+    sim = simulate(3, seed=5, faults=parse_faults("none"))
+    game = Game.from_events(sim.record)
+    deal3 = [n for n, e in enumerate(sim.record, 1) if e["type"] == "deal"][2]
+    with pytest.raises(RecordError) as refused:
+        game.apply(correction(deal3 - 1, None, "undo", {}))
+    engine = str(refused.value)
+    assert engine.startswith(f"correction of event {deal3 - 1}: event {deal3} no longer fits: a deal while hand 2")
+    said = worded(engine, game)
+    assert said.startswith(f"changing #{deal3 - 1} (") and "no longer fits:" not in said
+    assert f"#{deal3} (the deal by" in said and "hand 2 would not be finished" in said
+    assert worded("the game is over", game) == "the game is over"

@@ -79,7 +79,9 @@ def test_a_camera_misread_against_the_rfid_is_a_conflict_not_an_accusation(clean
     # Siding with the camera would make the rest of the hand impossible: refused, nothing lost.
     before = list(referee.record)
     out = referee.dismiss(conflicts[0]["id"], t=10_000)
-    assert [o.kind for o in out] == ["rejected"] and "no longer fits" in out[0].data["reason"]
+    reason = out[0].data["reason"]
+    assert [o.kind for o in out] == ["rejected"] and "would no longer fit, because hand 1 would not be finished" in reason
+    assert reason.startswith("changing #") and "Nothing changed: it stays as recorded" in reason   # a referee's words
     assert referee.record == before and referee.conflicts[0].status == "open"
     out = referee.confirm(conflicts[0]["id"], t=10_001, by="referee")
     assert [o.kind for o in out] == ["resolved"] and referee.conflicts[0].status == "confirmed"
