@@ -67,3 +67,43 @@ def test_a_deal_read_in_part_still_shows_every_card_that_was_read():
                                       for s in "NESW")
         assert sum(len(c) for c in state["hands"].values()) + sum(state["unseen"].values()) == 32 - played
     assert played > 4
+
+
+def test_the_demo_games_hands_stay_on_the_console_and_the_broadcast_overlay():
+    """`make demo`'s game (seed 1), as its table referee heard it: the virtual table's frames over a
+    pseudo-terminal through the real bridge at --speed 16, the faults planted on the wire, the
+    demo's calls and its assistant's answers (recorded once: ``demo_seed1_stream.jsonl``). In
+    hand 6 the cable is pulled while the cards are dealt: the deal goes into the record without
+    hands, and the console and the broadcast showed no hand for the whole hand. Each state the
+    screens got now shows every seat's hand: the cards read, and a back for each card not read."""
+    import json
+    from pathlib import Path
+
+    from referee.observations import from_dict
+    from web_dashboard.room import LiveTable
+    from web_dashboard.views import view_for
+
+    lines = (Path(__file__).parent / "data" / "demo_seed1_stream.jsonl").read_text().splitlines()
+    published = []
+    table = LiveTable("t1", "Table 1", TableReferee(header=json.loads(lines[0])),
+                      lambda table_id, state, version: published.append(state))
+    for line in lines[1:]:
+        table.change(lambda referee, obs=from_dict(json.loads(line)): referee.submit(obs))
+    record = table.referee.record
+    assert [o.get("hand") for o in published if o.get("status") == "play"]
+    partial = [n for n, e in enumerate(record, 1) if e["type"] == "deal" and "hands" not in e
+               and n not in table.referee.game.replaced]                 # a deal in force, read in part
+    assert partial, "the pulled cable leaves one deal without hands"
+    shown = {}
+    for state in published:
+        hand = (state.get("hand") or {}).get("number")
+        if state.get("status") != "play":
+            continue
+        broadcast = view_for("broadcast", state)
+        for feed, view in (("console", state), ("broadcast", broadcast)):
+            assert view.get("hands") and set(view["hands"]) == set("NESW"), (feed, hand)
+            held = {s: len(view["hands"][s]) + (view.get("unseen") or {}).get(s, 0) for s in "NESW"}
+            assert held == view["hand_sizes"], (feed, hand)
+        shown.setdefault(hand, 0)
+        shown[hand] += bool(state.get("unseen"))
+    assert shown[6] > 50 and all(n == 0 for h, n in shown.items() if h != 6), shown
