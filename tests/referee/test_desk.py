@@ -177,3 +177,27 @@ def test_the_engines_refusal_of_a_correction_comes_out_in_a_referees_words():
     assert said.startswith(f"changing #{deal3 - 1} (") and "no longer fits:" not in said
     assert f"#{deal3} (the deal by" in said and "hand 2 would not be finished" in said
     assert worded("the game is over", game) == "the game is over"
+
+
+def test_the_simulated_referee_confirms_a_call_heard_out_of_order():
+    """The oracle (the demo's assistant referee) answers a call-order question as the table said
+    it: the simulator's players never speak out of turn, so the question means the table saw the
+    hand otherwise; confirmed, the call is written with its violation and the game goes on."""
+    import dataclasses
+
+    from referee.observations import ConsoleAction
+    from referee.oracle import Oracle
+    from referee.sensor_faults import parse_faults
+    from referee.simulate import simulate
+    from test_table import feed
+
+    sim = simulate(1, seed=5, faults=parse_faults("none"))
+    stream = list(sim.observations)
+    first, second = [i for i, o in enumerate(stream) if isinstance(o, ConsoleAction) and o.action == "call"][:2]
+    stream[first], stream[second] = (dataclasses.replace(stream[second], t=stream[first].t),
+                                     dataclasses.replace(stream[first], t=stream[second].t))
+    referee = TableReferee(header=sim.header)
+    outputs = feed(referee, stream, Oracle(sim))
+    asked = [o.data for o in outputs if o.kind == "conflict" and o.data["kind"] == "call-order"]
+    assert asked and referee.conflicts[asked[0]["id"] - 1].status == "confirmed"
+    assert ("out-of-turn", "NESW".index(asked[0]["seat"])) in [(v.rule, v.seat) for _, v in referee.violations()]
