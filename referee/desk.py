@@ -13,7 +13,16 @@ watcher for the others.
 
 Calls, declarations, penalties and tallies wait in a queue until the deal is
 in the record and no blocking conflict or trick awaiting its pickup is in
-the way, so that the record keeps the table's order.
+the way, so that the record keeps the table's order. A call for a seat whose
+turn it is not is then a question, ``call-order``: the player spoke out of
+turn (confirm: written, a violation) or the referee typed the calls in the
+wrong order (dismiss: nothing is written); only the referee knows which.
+
+``undo`` takes back the referee's own last entry (a call, a card typed in, a
+fix...), never a sensor's reading that came after it; ``undo`` with ``ref``
+takes back any event. What is refused is said in a referee's words
+(:func:`refusal`): which later event would no longer fit and why, and that
+nothing changed; a card typed that was already played says who played it.
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ from .auction import CallError, parse_call
 from .cards import CardError, card_name, parse_card, pretty
 from .deal_watch import KINDS as DEAL_KINDS, DealWatch
 from .game import Game
-from .observations import CardSeen, ConsoleAction
+from .observations import CardSeen, ConsoleAction, Observation, SensorState
 from .play_watch import PlayWatch
 from .proposals import Ask, Conflict, Notice, Proposal, Settle, Write, correction
 from .record import RecordError
@@ -37,17 +46,22 @@ class Desk:
     """The console's actions, and the events waiting for the deal."""
 
     def __init__(self, game: Game, conflicts: list[Conflict], deal: DealWatch, play: PlayWatch,
-                 blocking: set[int], console_obs: Optional[set[int]] = None):
+                 blocking: set[int]):
         self.game = game                      # read only: the referee writes
         self.conflicts = conflicts            # read only: the referee files them
         self.deal = deal
         self.play = play
         self.blocking = blocking              # the open blocking conflicts' ids (read only)
-        self.console_obs = console_obs if console_obs is not None else set()   # what the console entered (read only)
+        self.console_obs: set[int] = set()    # the ids of what the console entered (its own entries)
         self.queue: list[dict[str, Any]] = []
         self.fixes: dict[int, int] = {}       # the corrections the console's fixes wrote: event number -> obs id
 
     # -- the referee's own entries ------------------------------------------------------
+    def heard(self, obs: Observation, oid: int) -> None:
+        """Every observation the table acts on (``oid``): the console's are the referee's entries."""
+        if obs.source == "console" and not isinstance(obs, SensorState):
+            self.console_obs.add(oid)
+
     def _in_force(self, n: int) -> bool:
         """Whether event ``n`` still counts: not undone, and for a fix, the last word on its event."""
         event, replaced = self.game.events[n - 1], self.game.replaced
@@ -131,8 +145,12 @@ class Desk:
         return (f"{pretty(obs.card)} was already played in this hand: {where}. Nothing was entered. If that "
                 f"play was misread, correct it ({fix}); otherwise type the card this player put down")
 
-    def check(self, a: ConsoleAction) -> Optional[str]:
-        """Why ``a`` cannot be acted on, or None (pure: changes nothing)."""
+    def check(self, a: Observation) -> Optional[str]:
+        """Why the console's ``a`` cannot be acted on, or None (pure: changes nothing)."""
+        if isinstance(a, CardSeen):
+            return self.check_card(a) if (a.zone or "").startswith("play:") else None
+        if not isinstance(a, ConsoleAction):
+            return None
         if a.action in ("start", "call", "belote", "declare", "penalty") and a.seat is None:
             return f"console {a.action}: say which seat (N, E, S or W)"
         if a.action == "call" and not a.call:

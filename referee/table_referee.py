@@ -79,9 +79,7 @@ resolve records it with the card named, dismiss lets it wait for its turn),
 ``turned`` (classic belote: the dealing area did not read the turned card:
 resolve names it; the calls wait for it), ``deal`` (the deal was not fully seen and looks wrong: confirm declares a
 misdeal, dismiss accepts the deal), ``gathered`` (the cards leave the hands
-before the auction: confirm declares a misdeal), ``call-order`` (a call entered for a seat
-whose turn it is not: confirm writes the out-of-turn call, a violation; dismiss writes nothing,
-it was entered in the wrong order). A *blocking* conflict holds
+before the auction: confirm declares a misdeal), ``call-order`` (:mod:`referee.desk`). A *blocking* conflict holds
 the game events behind it until the console answers (the cards stay on the
 table, and are decided in order once it is answered).
 
@@ -154,8 +152,7 @@ class TableReferee:
         self.deal_watch = DealWatch(self.game, self._blocking, dealer)
         self.confirming = ToConfirm(self.game, self.conflicts)
         self.play_watch = PlayWatch(self.game, self.deal_watch, self.confirming, self.seen_sources, self._blocking)
-        self.console_obs: set[int] = set()           # ids of what the console entered (its own entries)
-        self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking, self.console_obs)
+        self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking)
         self._writers = {Write: self._write_proposed, Ask: self._file_conflict, Press: self._press_conflict,
                          Settle: self._settle_conflict, Notice: self._notice, Flag: self._flag,
                          Redeal: lambda _: self._new_hand()}
@@ -241,10 +238,8 @@ class TableReferee:
             return f"time goes back for {obs.source}: {obs.t} after {last}; check the sensor's clock"
         if isinstance(obs, (CardSeen, CardGone)) and obs.card is not None and not 0 <= obs.card < 32:
             return f"card {obs.card!r} is not a card of the 32-card deck"
-        if isinstance(obs, ConsoleAction):
+        if obs.source == "console":                 # a console action, or a card typed in
             return self.desk.check(obs)
-        if isinstance(obs, CardSeen) and obs.source == "console" and (obs.zone or "").startswith("play:"):
-            return self.desk.check_card(obs)        # a card typed in that was already played says so
         return None
 
     def reject(self, reason: str) -> list[Output]:
@@ -261,8 +256,7 @@ class TableReferee:
         self.n_obs += 1
         oid = self.n_obs
         self.last_t[obs.source] = obs.t
-        if obs.source == "console" and not isinstance(obs, SensorState):
-            self.console_obs.add(oid)
+        self.desk.heard(obs, oid)
         self._out = []
         self._advance(obs.t)
         try:
@@ -302,7 +296,6 @@ class TableReferee:
         return self.submit(ConsoleAction(t=t, action="replace", ref=ref, cards=(card,), by=by, reason=reason))
 
     def undo(self, t: float, by: str = "", reason: str = "", ref: Optional[int] = None) -> list[Output]:
-        """Take back the referee's own last entry, or event ``ref`` (see :class:`referee.desk.Desk`)."""
         return self.submit(ConsoleAction(t=t, action="undo", ref=ref, by=by, reason=reason))
 
     def confirm(self, conflict: int, t: float, by: str = "") -> list[Output]:
