@@ -97,6 +97,11 @@ def test_auction_violation_on_console_and_overlay_then_corrections(browser, serv
     expect(page.locator("#log li").first).to_contain_text("correction of")
     expect(page.locator("#cmd-said")).to_contain_text("undone: #")              # says what it took back
     expect(page.locator("#cmd-said")).to_contain_text("W's penalty")
+    # Any event by its number: "undo event N".
+    command(page, "penalty E must-follow")
+    penalty = int(page.locator("#log li", has_text="penalty E").first.get_attribute("value"))
+    command(page, f"undo event {penalty}")
+    expect(page.locator("#cmd-said")).to_have_text(f"undone: #{penalty} E's penalty")
     expect(page.locator("#points")).to_contain_text("N–S 4 · E–W 0")
     assert errors == []
     context.close()

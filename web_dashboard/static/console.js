@@ -295,7 +295,10 @@ function render(state) {
   const tallyWas = tallyForm.hidden;
   tallyForm.hidden = !state.tally_total;
   if (tallyWas && !tallyForm.hidden) tallyOther();
-  if (state.game) document.getElementById("scoresheet-link").href = `/scoresheet/${state.game}`;
+  if (state.game) {
+    document.getElementById("scoresheet-link").href = `/scoresheet/${state.game}`;
+    document.getElementById("replay-link").href = `/scoresheet/${state.game}#replay-step`;   // the game over replays at once
+  }
   document.getElementById("game-over").hidden = !state.winner;
   replaceChildren("winner", state.winner ? `${T("game_over")} · ${T("winner")} : ${T("team_" + state.winner)}` : "");
 }
