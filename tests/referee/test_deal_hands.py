@@ -69,26 +69,34 @@ def test_a_deal_read_in_part_still_shows_every_card_that_was_read():
     assert played > 4
 
 
-def test_the_demo_games_hands_stay_on_the_console_and_the_broadcast_overlay():
-    """`make demo`'s game (seed 1), as its table referee heard it: the virtual table's frames over a
-    pseudo-terminal through the real bridge at --speed 16, the faults planted on the wire, the
-    demo's calls and its assistant's answers (recorded once: ``demo_seed1_stream.jsonl``). In
-    hand 6 the cable is pulled while the cards are dealt: the deal goes into the record without
-    hands, and the console and the broadcast showed no hand for the whole hand. Each state the
-    screens got now shows every seat's hand: the cards read, and a back for each card not read."""
+def _replay(name):
+    """A recorded demo stream (``data/README.md``) through a dashboard table: its referee, and
+    every state the screens were sent."""
     import json
     from pathlib import Path
 
     from referee.observations import from_dict
     from web_dashboard.room import LiveTable
-    from web_dashboard.views import view_for
 
-    lines = (Path(__file__).parent / "data" / "demo_seed1_stream.jsonl").read_text().splitlines()
+    lines = (Path(__file__).parent / "data" / name).read_text().splitlines()
     published = []
     table = LiveTable("t1", "Table 1", TableReferee(header=json.loads(lines[0])),
                       lambda table_id, state, version: published.append(state))
     for line in lines[1:]:
         table.change(lambda referee, obs=from_dict(json.loads(line)): referee.submit(obs))
+    return table, published
+
+
+def test_the_demo_games_hands_stay_on_the_console_and_the_broadcast_overlay():
+    """`make demo`'s game (seed 1), as its table referee heard it: the virtual table's frames over a
+    pseudo-terminal through the real bridge at --speed 16, the faults planted on the wire, the
+    demo's calls and its assistant's answers (recorded once: ``data/demo_seed1_speed16.jsonl``). In
+    hand 6 the cable is pulled while the cards are dealt: the deal goes into the record without
+    hands, and the console and the broadcast showed no hand for the whole hand. Each state the
+    screens got now shows every seat's hand: the cards read, and a back for each card not read."""
+    from web_dashboard.views import view_for
+
+    table, published = _replay("demo_seed1_speed16.jsonl")
     record = table.referee.record
     assert [o.get("hand") for o in published if o.get("status") == "play"]
     partial = [n for n, e in enumerate(record, 1) if e["type"] == "deal" and "hands" not in e
@@ -107,3 +115,24 @@ def test_the_demo_games_hands_stay_on_the_console_and_the_broadcast_overlay():
         shown.setdefault(hand, 0)
         shown[hand] += bool(state.get("unseen"))
     assert shown[6] > 50 and all(n == 0 for h, n in shown.items() if h != 6), shown
+
+
+def test_the_demo_games_redeal_in_hand_3_is_not_spoilt_by_the_gathered_cards():
+    """The same game at --speed 2 (``data/demo_seed1_speed2.jsonl``, hands 1 to 4): hand 3's deal
+    is a planted misdeal; the players gather the cards, the console confirms, the dealer deals
+    again while the last spoilt cards leave the hands. Those late reads asked the cards-gathered
+    question a second time, in the redeal, and a deal closed on them had no hands. Now the redeal
+    is the hand's deal, with its hands, and hands 3 and 4 are played with every hand shown."""
+    table, published = _replay("demo_seed1_speed2.jsonl")
+    asked = [(c.hand, c.kind, c.status) for c in table.referee.conflicts if c.kind in ("gathered", "deal")]
+    assert asked == [(3, "gathered", "confirmed")]
+    record = table.referee.record
+    deals = [n for n, e in enumerate(record, 1) if e["type"] == "deal"]
+    misdealt = [e["ref"] for e in record if e["type"] == "correction" and e.get("misdeal")]
+    assert len(deals) == 5 and misdealt == [deals[2]]                  # hand 3's spoilt deal, undone
+    assert all("hands" in record[n - 1] for n in deals[3:])          # its redeal and hand 4: whole
+    played = {}
+    for state in published:
+        if state.get("status") == "play":
+            played.setdefault(state["hand"]["number"], []).append(bool(state.get("hands")))
+    assert sorted(played) == [1, 2, 3, 4] and all(all(shown) for shown in played.values())
