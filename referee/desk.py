@@ -54,7 +54,7 @@ class Desk:
         self.blocking = blocking              # the open blocking conflicts' ids (read only)
         self.console_obs: set[int] = set()    # the ids of what the console entered (its own entries)
         self.queue: list[dict[str, Any]] = []
-        self.fixes: dict[int, int] = {}       # the corrections the console's fixes wrote: event number -> obs id
+        self.fixes: dict[int, int] = {}       # the corrections the console's actions wrote: event number -> obs id
 
     # -- the referee's own entries ------------------------------------------------------
     def heard(self, obs: Observation, oid: int) -> None:
@@ -193,7 +193,17 @@ class Desk:
         return None
 
     def act(self, a: ConsoleAction, oid: int) -> Iterator[Proposal]:
-        """Carry out a checked console action (observation ``oid``)."""
+        """Carry out a checked console action (observation ``oid``). The corrections it writes (a
+        fix, an answer that names a card, a belote said late) are the referee's entries too: an
+        undo gives their event back what it held before."""
+        start = len(self.game.events)
+        yield from self._act(a, oid)
+        if a.action != "undo":
+            events = self.game.events
+            self.fixes.update({n: oid for n in range(start + 1, len(events) + 1)
+                               if events[n - 1]["type"] == "correction" and events[n - 1]["replace"] is not None})
+
+    def _act(self, a: ConsoleAction, oid: int) -> Iterator[Proposal]:
         why = {"by": a.by} if a.by else {}
         if a.reason:
             why["reason_text"] = a.reason
@@ -220,9 +230,6 @@ class Desk:
                 yield from self.play.answer(c, a.action, card, why)
         elif a.action == "replace":
             yield from self.play.name_card(a.ref, a.cards[0], why)
-            last = self.game.events[-1]
-            if last["type"] == "correction" and last["ref"] == a.ref:
-                self.fixes[len(self.game.events)] = oid
         elif a.action == "undo":
             # The referee's own last entry (not the table's last event: a sensor's card), or the event named.
             typed = self._typed_last() if a.ref is None else None
