@@ -162,15 +162,18 @@ class Desk:
                 return f"console call: {exc}"
         if a.action in ("confirm", "dismiss", "resolve"):
             if a.ref is None or not 1 <= a.ref <= len(self.conflicts):
-                return f"console {a.action}: conflict {a.ref} does not exist"
+                return (f"console {a.action}: there is no conflict #{a.ref}; the open ones are numbered "
+                        f"in the conflicts and to-confirm lists")
             if self.conflicts[a.ref - 1].status != "open":
-                return f"console {a.action}: conflict {a.ref} is already {self.conflicts[a.ref - 1].status}"
+                return f"console {a.action}: conflict #{a.ref} is already answered ({self.conflicts[a.ref - 1].status})"
         if a.action in ("resolve", "replace", "turned") and len(a.cards) != 1:
             return f"console {a.action}: give the one card that was really played"
         if a.action == "replace":
-            if a.ref is None or not 2 <= a.ref <= len(self.game.events) or \
-                    self.game.events[a.ref - 1]["type"] != "play":
-                return f"console replace: event {a.ref} is not a play of this game"
+            if a.ref is None or not 2 <= a.ref <= len(self.game.events):
+                return f"console fix: there is no event #{a.ref}; fix takes the number of a card in the Events list"
+            if self.game.events[a.ref - 1]["type"] != "play":
+                return (f"console fix: #{a.ref} is {describe(self.game.events[a.ref - 1])}, not a card played; "
+                        f"fix takes the number of a card in the Events list")
         if a.action == "undo" and a.ref is None and self._typed_last() is not None:
             return None                               # the card just typed in is taken off the table
         if a.action == "undo":

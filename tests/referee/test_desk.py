@@ -201,3 +201,12 @@ def test_the_simulated_referee_confirms_a_call_heard_out_of_order():
     asked = [o.data for o in outputs if o.kind == "conflict" and o.data["kind"] == "call-order"]
     assert asked and referee.conflicts[asked[0]["id"] - 1].status == "confirmed"
     assert ("out-of-turn", "NESW".index(asked[0]["seat"])) in [(v.rule, v.seat) for _, v in referee.violations()]
+
+
+def test_a_fix_or_an_answer_that_names_nothing_says_what_it_named(desk):
+    desk.call(W, "80h")
+    out = desk.referee.replace(3, parse_card("Qh"), t=desk.t)
+    assert out[0].data["reason"] == ("console fix: #3 is W's call 80h, not a card played; fix takes the number of "
+                                     "a card in the Events list")
+    assert "there is no event #40" in desk.referee.replace(40, parse_card("Qh"), t=desk.t)[0].data["reason"]
+    assert "there is no conflict #7" in desk.referee.confirm(7, t=desk.t)[0].data["reason"]

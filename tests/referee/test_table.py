@@ -101,7 +101,7 @@ def test_garbage_is_rejected_with_a_reason_and_the_game_goes_on(clean):
         out = referee.ingest(obs)
         assert [o.kind for o in out] == ["rejected"]
         reasons.append(out[0].data["reason"])
-    assert "time goes back" in reasons[0] and "card" in reasons[1] and "conflict 99" in reasons[2]
+    assert "time goes back" in reasons[0] and "card" in reasons[1] and "conflict #99" in reasons[2]
     assert "which seat" in reasons[3]
     feed(referee, stream[50:])
     assert game_events(referee.record) == game_events(clean.record)
