@@ -11,6 +11,8 @@ compared on one scale.
 from __future__ import annotations
 
 import threading
+import time
+from collections import deque
 from typing import Callable, Optional
 
 from referee.cards import card_name
@@ -20,6 +22,9 @@ from referee.sensors import SensorHealth
 from .bridge import Bridge, TableCodec
 from .mapping import TableMap
 from .session import LinkEvent, TagEvent
+
+#: Bridge events over which the rate shown on the console is measured.
+RATE_WINDOW = 30
 
 
 class RfidSensor:
@@ -33,10 +38,12 @@ class RfidSensor:
         self.bridge = Bridge(url, table_map, silence_s=silence_s, codec_factory=codec_factory)
         self._lock = threading.Lock()
         self._state, self._detail, self._last = "starting", f"opening {url}", None
+        self._times: deque = deque(maxlen=RATE_WINDOW)   # when the last frames from the board came
 
     def start(self, on_observation: Callable[[Observation], None]) -> Callable[[], None]:
         def on_event(event) -> None:
             with self._lock:
+                self._times.append(time.monotonic())
                 if isinstance(event, LinkEvent):
                     self._state, self._detail = event.state, event.detail
                 elif isinstance(event, TagEvent):
@@ -50,5 +57,10 @@ class RfidSensor:
         return self.bridge.stop
 
     def health(self) -> SensorHealth:
+        """Its link state, the frames per second the board sent lately (tag edges, link changes),
+        and its last tag edge in words."""
         with self._lock:
-            return SensorHealth(self.name, self._state, self._detail, last=self._last)
+            times = list(self._times)
+            rate = round((len(times) - 1) / (times[-1] - times[0]), 1) if len(times) > 1 and times[-1] > times[0] \
+                else None
+            return SensorHealth(self.name, self._state, self._detail, rate=rate, last=self._last)

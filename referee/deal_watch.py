@@ -44,6 +44,9 @@ DEAL_PACKETS = ((3, 2, 3), (3, 3, 2), (2, 3, 3))
 CLASSIC_PACKETS = ((3, 2), (2, 3))
 #: The conflicts this part asks, and answers.
 KINDS = ("deal", "gathered", "turned")
+#: Fewer cards than this seen dealt (not even the first round): a card leaving a hand then is a
+#: stray read of an earlier deal being gathered, not the end of this one.
+EARLY_CARDS = 8
 
 
 class DealWatch:
@@ -97,7 +100,20 @@ class DealWatch:
         return None
 
     def card_left_hand(self, obs: CardGone, oid: int) -> Iterator[Proposal]:
-        """A tag left a hand area: the deal is over, or the cards are being gathered."""
+        """A tag left a hand area: the deal is over, or the cards are being gathered.
+
+        Only a card this deal saw arrive can end it: after a misdeal the spoilt deal's cards are
+        gathered while the redeal starts, and a late read of one of them may open the new deal.
+        Such a stray card, leaving before the deal's first round is out, is forgotten."""
+        if self.mode == "deal" and not self.closed:
+            if obs.card not in self.in_hand:
+                return                                # a card of an earlier deal, being gathered
+            if len(self.in_hand) < EARLY_CARDS:
+                del self.in_hand[obs.card]
+                self.arrivals = [a for a in self.arrivals if a[2] != obs.card]
+                if not self.in_hand:
+                    self.mode = "idle"
+                return
         if self.mode in ("deal", "deal2"):
             yield from self.close(obs.t)
         if self.mode == "auction" and not self.game.auction.calls and not self.gather_asked:
@@ -283,6 +299,27 @@ class DealWatch:
                          "misdeal": v.as_dict()})
         self.mode = "idle"
         yield Redeal()
+
+    def seen_hands(self) -> Optional[tuple[dict[str, list[str]], dict[str, int]]]:
+        """For the screens, when the deal went into the record without its hands (readings were
+        missed): the cards the antennas saw each seat receive and not yet play, and how many of
+        each seat's cards nobody saw. None when the record has the hands, or nothing was seen."""
+        hand = self.game.play
+        if self.game.phase not in ("auction", "play") or not self.in_hand:
+            return None
+        played = set()
+        left = [8, 8, 8, 8]
+        if hand is not None:
+            played = {c for t in hand.tricks for c in t.cards} | set(hand.trick)
+            step = 1 if self.options.clockwise else 3
+            for seat in range(4):
+                left[seat] -= len(hand.tricks)
+            for i in range(1, len(hand.trick) + 1):
+                left[(hand.to_play - i * step) & 3] -= 1
+        known = {SEAT_NAMES[s]: [card_name(c) for c in sorted(self.in_hand) if self.in_hand[c] == s and c not in played]
+                 for s in range(4)}
+        unseen = {SEAT_NAMES[s]: max(0, left[s] - len(known[SEAT_NAMES[s]])) for s in range(4)}
+        return known, unseen
 
     # -- the console's answers ----------------------------------------------------------
     def answer(self, c: Conflict, action: str, card: Optional[Card]) -> Iterator[Proposal]:

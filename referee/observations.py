@@ -103,7 +103,8 @@ class ConsoleAction:
       (entered just before or just after the card is put down);
     - ``declare``: ``seat`` declares ``cards`` (tierce, square...);
     - ``replace``: game event ``ref`` (a play) was misread: its card is ``cards[0]``;
-    - ``undo``: take back the last game event;
+    - ``undo``: take back the referee's own last entry at the console (a
+      call, a card typed in, a fix...), or game event ``ref`` when given;
     - ``confirm`` / ``dismiss``: accept / reject conflict ``ref``'s proposal;
     - ``resolve``: settle conflict ``ref`` with the card ``cards[0]``;
     - ``penalty``: ``seat``'s side loses the hand for rule ``rule`` (the

@@ -53,6 +53,10 @@ class Oracle:
                 self.misdeal_open.discard(hand)
                 return ConsoleAction(t=t, action="confirm", ref=cid, by="oracle")
             return ConsoleAction(t=t, action="dismiss", ref=cid, by="oracle")
+        if kind == "call-order":
+            # The simulator's players never speak out of turn: a call the table heard out of its order
+            # follows a hand it saw otherwise (a misdeal missed). Confirmed, it is written as it was said.
+            return ConsoleAction(t=t, action="confirm", ref=cid, by="oracle")
         if kind == "out-of-turn":
             if (hand, conflict.get("trick"), seat) not in self.out_of_turn:
                 return ConsoleAction(t=t, action="dismiss", ref=cid, by="oracle")

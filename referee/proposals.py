@@ -62,7 +62,7 @@ class Conflict:
 
     def as_dict(self) -> dict[str, Any]:
         choices = {"card-unknown": ["resolve"], "turned": ["resolve"], "deal": ["confirm", "dismiss"], "gathered": ["confirm", "dismiss"],
-                   }.get(self.kind, ["confirm", "dismiss", "resolve"])
+                   "call-order": ["confirm", "dismiss"]}.get(self.kind, ["confirm", "dismiss", "resolve"])
         out = {"id": self.id, "kind": self.kind, "message": self.message, "hand": self.hand,
                "status": self.status, "blocking": self.blocking, "choices": choices,
                "evidence": list(self.evidence)}

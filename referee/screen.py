@@ -11,7 +11,7 @@ conflicts and which are open, the cards on the table not yet decided
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from .cards import card_name
 from .game import Game
@@ -23,11 +23,19 @@ from .violations import Violation
 
 def snapshot(game: Game, mode: str, dealer: Optional[Seat], observations: int,
              violations: Iterable[tuple[int, Violation]], to_confirm: Iterable[tuple[int, Violation]],
-             conflicts: list[Conflict], on_table: list[CardOnTable], sensors: dict[str, str]) -> dict[str, Any]:
+             conflicts: list[Conflict], on_table: list[CardOnTable], sensors: dict[str, str],
+             seen_hands: Optional[Callable[[], Any]] = None) -> dict[str, Any]:
     """The screens' state: ``mode`` (idle, deal, auction, play...), the ``dealer`` the table
     expects, the number of ``observations`` taken, each ``(hand, violation)``, and each one
-    still ``to_confirm`` (it rests on a play read once: its ``to_confirm`` names the plays)."""
+    still ``to_confirm`` (it rests on a play read once: its ``to_confirm`` names the plays).
+    When the record's deal has no hands (readings were missed), ``seen_hands()`` gives the cards
+    the antennas did see each seat hold and how many nobody saw (``private.unseen``): the screens
+    show those, never nothing."""
     state = game.to_json()
+    if state["private"]["hands"] is None and seen_hands is not None:
+        seen = seen_hands()
+        if seen is not None:
+            state["private"]["hands"], state["private"]["unseen"] = seen
     state["table"] = {"mode": mode, "dealer": SEAT_NAMES[dealer] if dealer is not None else None,
                       "observations": observations}
     state["violations"] = [{"hand": h, **v.as_dict()} for h, v in violations]

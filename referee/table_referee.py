@@ -79,7 +79,7 @@ resolve records it with the card named, dismiss lets it wait for its turn),
 ``turned`` (classic belote: the dealing area did not read the turned card:
 resolve names it; the calls wait for it), ``deal`` (the deal was not fully seen and looks wrong: confirm declares a
 misdeal, dismiss accepts the deal), ``gathered`` (the cards leave the hands
-before the auction: confirm declares a misdeal). A *blocking* conflict holds
+before the auction: confirm declares a misdeal), ``call-order`` (:mod:`referee.desk`). A *blocking* conflict holds
 the game events behind it until the console answers (the cards stay on the
 table, and are decided in order once it is answered).
 
@@ -105,7 +105,7 @@ from typing import Any, Iterator, Optional
 
 from .cards import Card, parse_card
 from .deal_watch import DealWatch
-from .desk import Desk
+from .desk import Desk, worded
 from .game import Game
 from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play_watch import PlayWatch
@@ -238,7 +238,7 @@ class TableReferee:
             return f"time goes back for {obs.source}: {obs.t} after {last}; check the sensor's clock"
         if isinstance(obs, (CardSeen, CardGone)) and obs.card is not None and not 0 <= obs.card < 32:
             return f"card {obs.card!r} is not a card of the 32-card deck"
-        if isinstance(obs, ConsoleAction):
+        if obs.source == "console":                 # a console action, or a card typed in
             return self.desk.check(obs)
         return None
 
@@ -256,6 +256,7 @@ class TableReferee:
         self.n_obs += 1
         oid = self.n_obs
         self.last_t[obs.source] = obs.t
+        self.desk.heard(obs, oid)
         self._out = []
         self._advance(obs.t)
         try:
@@ -270,7 +271,7 @@ class TableReferee:
             while self.confirming.busy(obs.t):             # questions on plays read once, filed or pressed
                 self._carry_out(self.confirming.ask(obs.t))
         except RecordError as exc:
-            self._out.append(Output("rejected", {"obs": oid, "reason": str(exc)}))
+            self._out.append(Output("rejected", {"obs": oid, "reason": worded(str(exc), self.game)}))
         out, self._out = self._out, []
         return out
 
@@ -294,8 +295,8 @@ class TableReferee:
     def replace(self, ref: int, card: Card, t: float, by: str = "", reason: str = "misread") -> list[Output]:
         return self.submit(ConsoleAction(t=t, action="replace", ref=ref, cards=(card,), by=by, reason=reason))
 
-    def undo(self, t: float, by: str = "", reason: str = "") -> list[Output]:
-        return self.submit(ConsoleAction(t=t, action="undo", by=by, reason=reason))
+    def undo(self, t: float, by: str = "", reason: str = "", ref: Optional[int] = None) -> list[Output]:
+        return self.submit(ConsoleAction(t=t, action="undo", ref=ref, by=by, reason=reason))
 
     def confirm(self, conflict: int, t: float, by: str = "") -> list[Output]:
         return self.submit(ConsoleAction(t=t, action="confirm", ref=conflict, by=by))
@@ -389,7 +390,7 @@ class TableReferee:
         try:
             self._write(proposal.event)
         except RecordError as exc:
-            self._out.append(Output("rejected", {"obs": proposal.refused_as, "reason": str(exc)}))
+            self._out.append(Output("rejected", {"obs": proposal.refused_as, "reason": worded(str(exc), self.game)}))
             return None
         return len(self.game.events)
 
@@ -490,7 +491,7 @@ class TableReferee:
     # -- the screen -------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         return snapshot(self.game, self.mode, self.dealer, self.n_obs, self.violations(), self.to_confirm(),
-                        self.conflicts, self.play_watch.cards.items, self.sensors)
+                        self.conflicts, self.play_watch.cards.items, self.sensors, self.deal_watch.seen_hands)
 
 
 def _misdeal_violation(data: dict[str, Any]) -> Violation:

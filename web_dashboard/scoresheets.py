@@ -71,15 +71,20 @@ def summary(game_id: str, game: Game) -> dict[str, Any]:
 
 
 def finished_games(games: Path, live: set[str]) -> list[dict[str, Any]]:
-    """Every game stored under ``games`` that no table is playing now, newest first."""
+    """Every game stored under ``games`` that no table is playing now and that was begun,
+    newest first. A game with nothing but its header (a table opened and closed before its
+    first deal) is nobody's game: not listed."""
     found = []
     for path in sorted(games.glob("*.sqlite"), key=lambda p: p.stat().st_mtime, reverse=True):
         if path.stem in live:
             continue
         try:
-            found.append(summary(path.stem, load_game(path)))
+            game = load_game(path)
         except (StoreError, RecordError, sqlite3.Error) as exc:   # one damaged file must not hide the others
             found.append({"id": path.stem, "error": str(exc)})
+            continue
+        if len(game.events) > 1:
+            found.append(summary(path.stem, game))
     return found
 
 
@@ -104,8 +109,10 @@ def _record(game_id: str) -> tuple[list[dict], Optional[Any]]:
 def sheet(game_id: str) -> Any:
     record, table = _record(game_id)
     game = Game.from_events(record)
+    # A game over is replayed at once, still on its table (no "New game" needed), and no longer live.
     return render_template("scoresheet.html", game_id=game_id, game=game, sheet=Scoresheet.from_record(record),
-                           table=table, info=summary(game_id, game), replay=table is None and game.over)
+                           table=None if game.over else table, info=summary(game_id, game), replay=game.over,
+                           table_name=table.name if table is not None else None)
 
 
 @scoresheets.route("/scoresheet/<game_id>.csv")
@@ -126,7 +133,7 @@ def sheet_pdf(game_id: str) -> Any:
 def replay(game_id: str) -> Any:
     record, table = _record(game_id)
     game = Game.from_events(record)
-    if table is not None or not game.over:
+    if not game.over:
         abort(403, "a game is replayed card by card only once it is over")
     return jsonify(states=replay_states(game))
 
@@ -142,6 +149,8 @@ def analysis(game_id: str) -> Any:
 @scoresheets.route("/scoresheets")
 def archive() -> Any:
     board = dashboard()
-    live = [(t, summary(t.game_id, t.referee.game)) for t in board.room]
-    finished = finished_games(board.games, {t.game_id for t in board.room})
+    # A table's game is live until it is over; then it is a finished game, though still on its
+    # table until the console starts the next one.
+    live = [(t, summary(t.game_id, t.referee.game)) for t in board.room if not t.referee.game.over]
+    finished = finished_games(board.games, {t.game_id for t, _ in live})
     return render_template("archive.html", live=live, finished=finished)

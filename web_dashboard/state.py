@@ -92,8 +92,11 @@ def from_game(game: dict, clockwise: bool = False) -> dict:
         "winner": game.get("winner"),
     }
     if hands and in_hand:
+        unseen = (game.get("private") or {}).get("unseen") or {}
         state["hands"] = hands
-        state["hand_sizes"] = {s: len(cards) for s, cards in hands.items()}
+        state["hand_sizes"] = {s: len(cards) + unseen.get(s, 0) for s, cards in hands.items()}
+        if unseen:
+            state["unseen"] = unseen          # cards nobody read: the hands shown are partial
     return state
 
 
@@ -135,6 +138,24 @@ def tally_total(game: Any) -> Optional[int]:
     return sum(points_table(play.trump, game.options.no_trump_values)) + game.options.dix_de_der
 
 
+def sensors_state(table: Any, snapshot: dict) -> dict:
+    """Each sensor at the table for the console's panel: the state the referee last heard from
+    it, then what the sensor itself says (``referee.sensors.Sensor.health``: its state, detail,
+    frame ``rate`` per second and ``last`` reading), so a camera that sends no observation yet is
+    listed too. The console's "sensor" is the table's clock: not listed."""
+    sensors = {name: {"state": value} for name, value in (snapshot.get("sensors") or {}).items()
+               if name != "console"}
+    for sensor in getattr(table, "sensors", ()):
+        try:
+            health = sensor.health().as_dict()
+        except Exception as exc:     # a sensor's own thread failing must not take the console down
+            health = {"name": getattr(sensor, "name", "sensor"), "state": "lost",
+                      "detail": f"its health could not be read ({type(exc).__name__})"}
+        name = health.pop("name")
+        sensors[name] = {**sensors.get(name, {}), **{k: v for k, v in health.items() if v not in (None, "")}}
+    return sensors
+
+
 def dashboard_state(table: Any, log_size: int = 40) -> dict:
     """The state of a :class:`~web_dashboard.room.LiveTable` (called under its lock)."""
     referee = table.referee
@@ -155,8 +176,7 @@ def dashboard_state(table: Any, log_size: int = 40) -> dict:
     pending = snapshot.get("to_confirm", [])
     state["to_confirm"] = [{**c, "violations": [v for v in pending if c.get("ref") in v.get("to_confirm", ())]}
                            for c in state["conflicts"] if c["kind"] == "to-confirm"]
-    state["sensors"] = {name: {"state": value} for name, value in (snapshot.get("sensors") or {}).items()
-                        if name != "console"}          # the console's "sensor" is the table's clock
+    state["sensors"] = sensors_state(table, snapshot)
     state["undecided"] = snapshot.get("zones", [])
     state["tally_total"] = tally_total(referee.game)
     events = referee.record

@@ -27,7 +27,7 @@ FEEDS = ("referee", "broadcast", "venue")
 PUBLIC_FIELDS = ("table", "status", "hand", "trick", "last_trick", "tricks", "points", "score",
                  "history", "to_play", "hand_sizes", "sensors_ok", "game", "winner", "win_chance")
 #: Top-level fields only the broadcast adds (they show or follow from the hidden hands).
-BROADCAST_FIELDS = ("hands", "par")
+BROADCAST_FIELDS = ("hands", "unseen", "par")
 #: Inside ``hand``: what the room may see (the auction and contract are said aloud).
 PUBLIC_HAND_FIELDS = ("number", "dealer", "turned", "contract", "trump", "auction", "declarations",
                       "belote", "result")

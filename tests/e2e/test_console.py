@@ -44,12 +44,18 @@ def test_auction_violation_on_console_and_overlay_then_corrections(browser, serv
     command(page, "S 80h")
     expect(page.locator("#auction li")).to_have_count(2)
 
-    # N speaks out of turn: the console lists it, the overlay shows a banner.
+    # N's call typed while it is E's turn: the console asks whether N spoke out of turn (it could be
+    # the calls typed in the wrong order); confirmed, the console lists it, the overlay shows a banner.
     command(page, "N pass")
+    question = page.locator("#conflicts li.conflict")
+    expect(question).to_contain_text("N pass was entered, but it is E's turn to speak. Did N speak out of turn?")
+    expect(page.locator("#violations li.violation")).to_have_count(0)
+    question.locator("button", has_text="Confirm").click()
     violation = page.locator("#violations li.violation")
     expect(violation).to_have_count(1)
     expect(violation).to_contain_text("out of turn")
     expect(violation).to_contain_text("N called pass")
+    expect(violation.locator(".vhand")).to_have_text("Hand 1 · ")      # each violation names its hand
     banner = overlay.locator(".banner")
     expect(banner).to_contain_text("out of turn")
     assert "called pass" not in banner.inner_text()          # the venue gets no explanation text
@@ -69,6 +75,11 @@ def test_auction_violation_on_console_and_overlay_then_corrections(browser, serv
     expect(page.locator("#conflicts li.conflict")).to_have_count(0)      # what the referee typed is not questioned
     expect(overlay.locator("#counter")).to_have_text("Tricks 1–0 · Points 11–0")
 
+    # A card typed that was already played is refused with who played it and where, not taken silently.
+    page.fill("#cmd", "S 8s")
+    page.press("#cmd", "Enter")
+    expect(page.locator("#cmd-error")).to_contain_text("♠8 was already played in this hand: E played it in trick 1")
+
     # S had really played the king of hearts, not the ace of spades: fix event #? -> Kh.
     page.click("summary:has-text('Events')")
     ace = page.locator("#log li", has_text="S As")
@@ -84,6 +95,13 @@ def test_auction_violation_on_console_and_overlay_then_corrections(browser, serv
     page.keyboard.press("Escape")
     page.keyboard.press("u")
     expect(page.locator("#log li").first).to_contain_text("correction of")
+    expect(page.locator("#cmd-said")).to_contain_text("undone: #")              # says what it took back
+    expect(page.locator("#cmd-said")).to_contain_text("W's penalty")
+    # Any event by its number: "undo event N".
+    command(page, "penalty E must-follow")
+    penalty = int(page.locator("#log li", has_text="penalty E").first.get_attribute("value"))
+    command(page, f"undo event {penalty}")
+    expect(page.locator("#cmd-said")).to_have_text(f"undone: #{penalty} E's penalty")
     expect(page.locator("#points")).to_contain_text("N–S 4 · E–W 0")
     assert errors == []
     context.close()

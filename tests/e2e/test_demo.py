@@ -11,7 +11,9 @@ import urllib.request
 
 import pytest
 
-from e2e_server import SSE, referee_stream, start_server
+from playwright.sync_api import expect
+
+from e2e_server import SSE, referee_stream, signed_in_console, start_server
 
 DELAY = 3.0
 
@@ -109,3 +111,17 @@ def test_the_camera_films_the_game_and_agrees_with_the_rfid(tmp_path):
     finally:
         referee.close()
         server.stop()
+
+
+def test_the_console_shows_each_sensor_with_its_state_rate_and_last_reading(browser, demo):
+    # issue 12: the sensors panel showed a state word only; the RFID bridge (over the virtual
+    # table's pseudo-terminal) now says how many frames a second it gets and its last tag edge.
+    context, page, errors = signed_in_console(browser, demo)
+    rfid = page.locator("#sensors li[data-sensor='rfid']")
+    expect(rfid.locator(".state")).to_have_text("connected", timeout=30000)
+    expect(rfid.locator(".rate")).to_contain_text("per s", timeout=30000)
+    expect(rfid.locator(".last")).to_have_text(re.compile(r"last: [2-9TJQKA][shdc] (on|off) (hand|play|deal)"),
+                                               timeout=30000)
+    assert page.locator("#sensors li[data-sensor='console']").count() == 0      # the clock is no sensor
+    assert errors == []
+    context.close()

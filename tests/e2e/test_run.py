@@ -92,3 +92,67 @@ def test_run_with_a_video_file_as_the_camera_referees_its_cards(tmp_path):
     finally:
         server.stop()
         vt.stop()
+
+
+def test_a_deal_read_in_part_keeps_the_hands_on_the_console_and_the_broadcast_overlay(tmp_path, browser):
+    """Issue 12 (hand 6 of a `make demo` game): the cable pulled while the cards are dealt, some
+    tags never read; the deal goes into the record without hands, and the console and the
+    broadcast overlay showed no hand at all. Now each seat shows the cards read, and the rest as
+    cards nobody read, through the real `run` path: the virtual table's frames over a pty."""
+    import json
+    import time
+    import urllib.request
+
+    from playwright.sync_api import expect
+
+    from e2e_server import referee_session
+
+    vt = VirtualTable(seed=3)
+    profile, rfid = TableProfile(tmp_path / "profile"), vt.table_map()
+    profile.save_tags(rfid.cards)
+    profile.save_antennas(rfid.zones)
+    server = start_server(["run", "--profile", str(tmp_path / "profile"), "--serial", vt.start(),
+                           "--seats", "Ana,Bo,Cy,Di", "--broadcast-delay", "0"], tmp_path / "var")
+    try:
+        opener, csrf = referee_session(server)
+
+        def console(body):
+            req = urllib.request.Request(f"{server.base}/api/tables/t1/console", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json", "X-CSRF-Token": csrf})
+            return json.loads(opener.open(req, timeout=10).read())
+
+        referee = referee_stream(server)
+        referee.wait_for(lambda s: s.get("sensors", {}).get("rfid", {}).get("state") == "connected", timeout=30)
+        console({"action": "start", "seat": "N"})
+        deck = [f"{r}{s}" for s in "shdc" for r in "789TJQKA"]
+        missed = {"7s", "8h", "9d", "Tc", "Js", "Qh"}            # never read: two seats short, no hands known
+        hands = {seat: [] for seat in "NESW"}
+        cards = iter(deck)
+        for packet in (3, 2, 3):                                # W S E N: from the dealer's right
+            for seat in "WSEN":
+                for _ in range(packet):
+                    card = next(cards)
+                    hands[seat].append(card)
+                    if card not in missed:
+                        vt.put(card, f"hand:{seat}")
+                time.sleep(0.15)
+            time.sleep(1.6)                                     # the next round: another packet
+        console({"action": "call", "seat": "W", "call": "80h"})
+        state = referee.wait_for(lambda s: s.get("status") == "auction" and s.get("hands"), timeout=20)
+        assert {s: sorted(c) for s, c in state["hands"].items()} == \
+            {s: sorted(c for c in hands[s] if c not in missed) for s in "NESW"}
+        assert state["unseen"] == {s: len(set(hands[s]) & missed) for s in "NESW"}
+        assert state["hand_sizes"] == {s: 8 for s in "NESW"}
+        referee.close()
+        context = browser.new_context(viewport={"width": 1920, "height": 1080})
+        page = context.new_page()
+        page.goto(server.links["t1"]["overlay"] + "&layout=hands&lang=en")
+        for seat in "NESW":
+            box = page.locator(f"#player-{seat} .hand")
+            expect(box.locator(".ocard")).to_have_count(8 - state["unseen"][seat])
+            if state["unseen"][seat]:
+                expect(box.locator(".unread")).to_have_text(f"+{state['unseen'][seat]} not read")
+        context.close()
+    finally:
+        server.stop()
+        vt.stop()

@@ -138,9 +138,9 @@ def test_a_failure_inside_the_referee_rolls_the_burst_back_and_sets_that_observa
     referee.ingest_burst([_console(1, action="start", seat="N")])
     before = (list(referee.record), referee.store.counts())
     _failing_on(monkeypatch, "90h")
-    out = referee.ingest_burst([_console(2, action="call", seat="E", call="80h"),
+    out = referee.ingest_burst([_console(2, action="call", seat="W", call="80h"),
                                 _console(3, action="call", seat="S", call="90h"),
-                                _console(4, action="call", seat="W", call="pass")])
+                                _console(4, action="call", seat="S", call="pass")])
     assert [o.kind for o in out if o.kind == "rejected"] == ["rejected"]
     (rejected,) = [o.data for o in out if o.kind == "rejected"]
     assert "set aside" in rejected["reason"] and "a bug met on this call" in rejected["reason"]
@@ -149,7 +149,7 @@ def test_a_failure_inside_the_referee_rolls_the_burst_back_and_sets_that_observa
     assert before[1]["accepted"] == 1
     # the burst's other calls went through, once each, in order, and the store agrees with the referee
     calls = [(e["seat"], e["call"]) for e in referee.events if e["type"] == "call"]
-    assert calls == [("E", "80h"), ("W", "pass")]
+    assert calls == [("W", "80h"), ("S", "pass")]
     assert EventStore(tmp_path / "g.db").export_record() == referee.record
     referee.close()
     monkeypatch.undo()                          # a fixed program: the row stays aside, the game the same
@@ -161,16 +161,16 @@ def test_a_failure_inside_the_referee_rolls_the_burst_back_and_sets_that_observa
 def test_a_resumed_store_sets_aside_a_row_it_fails_on_and_goes_on(monkeypatch, tmp_path):
     referee = StoredReferee(tmp_path / "g.db")
     referee.ingest_burst([_console(1, action="start", seat="N"),
-                          _console(2, action="call", seat="E", call="80h"),
+                          _console(2, action="call", seat="W", call="80h"),
                           _console(3, action="call", seat="S", call="90h"),
-                          _console(4, action="call", seat="W", call="pass")])
+                          _console(4, action="call", seat="S", call="pass")])
     referee.close()
     _failing_on(monkeypatch, "90h")             # a row an older program stored, this one fails on
     again = StoredReferee(tmp_path / "g.db")
     assert [oid for oid, _ in again.set_aside] == [3] and "a bug met" in again.set_aside[0][1]
-    assert [(e["seat"], e["call"]) for e in again.events if e["type"] == "call"] == [("E", "80h"), ("W", "pass")]
+    assert [(e["seat"], e["call"]) for e in again.events if e["type"] == "call"] == [("W", "80h"), ("S", "pass")]
     assert EventStore(tmp_path / "g.db").export_record() == again.record
-    out = again.ingest_burst([_console(5, action="call", seat="N", call="pass")])
+    out = again.ingest_burst([_console(5, action="call", seat="E", call="pass")])
     assert "event" in [o.kind for o in out] and again.store.counts()["events"] == len(again.events)
 
 
@@ -180,8 +180,8 @@ def test_the_five_thousand_digit_bid_an_older_version_stored_no_longer_stops_a_r
     store = EventStore(tmp_path / "g.db")
     store.set_header(TableReferee.make_header())
     store.append_observations([(_console(1, action="start", seat="N"), None, None),
-                               (_console(2, action="call", seat="E", call="9" * 5000 + "h"), None, None),
-                               (_console(3, action="call", seat="E", call="80h"), None, None)])
+                               (_console(2, action="call", seat="W", call="9" * 5000 + "h"), None, None),
+                               (_console(3, action="call", seat="W", call="80h"), None, None)])
     store.close()
     referee = StoredReferee(tmp_path / "g.db")
     assert [e.get("call") for e in referee.events if e["type"] == "call"] == ["80h"]

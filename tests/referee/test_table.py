@@ -79,7 +79,9 @@ def test_a_camera_misread_against_the_rfid_is_a_conflict_not_an_accusation(clean
     # Siding with the camera would make the rest of the hand impossible: refused, nothing lost.
     before = list(referee.record)
     out = referee.dismiss(conflicts[0]["id"], t=10_000)
-    assert [o.kind for o in out] == ["rejected"] and "no longer fits" in out[0].data["reason"]
+    reason = out[0].data["reason"]
+    assert [o.kind for o in out] == ["rejected"] and "would no longer fit, because hand 1 would not be finished" in reason
+    assert reason.startswith("changing #") and "Nothing changed: it stays as recorded" in reason   # a referee's words
     assert referee.record == before and referee.conflicts[0].status == "open"
     out = referee.confirm(conflicts[0]["id"], t=10_001, by="referee")
     assert [o.kind for o in out] == ["resolved"] and referee.conflicts[0].status == "confirmed"
@@ -99,7 +101,7 @@ def test_garbage_is_rejected_with_a_reason_and_the_game_goes_on(clean):
         out = referee.ingest(obs)
         assert [o.kind for o in out] == ["rejected"]
         reasons.append(out[0].data["reason"])
-    assert "time goes back" in reasons[0] and "card" in reasons[1] and "conflict 99" in reasons[2]
+    assert "time goes back" in reasons[0] and "card" in reasons[1] and "conflict #99" in reasons[2]
     assert "which seat" in reasons[3]
     feed(referee, stream[50:])
     assert game_events(referee.record) == game_events(clean.record)
@@ -173,7 +175,18 @@ def test_console_corrections_are_events_with_who_and_why(clean):
     event = next(o.data["event"] for o in out if o.kind == "event")
     assert event == {**event, "type": "correction", "ref": ref, "by": "referee Zoe", "reason": "misread"}
     assert event["replace"]["card"] == new
-    out = referee.undo(t=t, by="referee Zoe", reason="played too fast")
+    out = referee.undo(t=t, by="referee Zoe")                    # the referee's own last entry: the fix
+    event = next(o.data["event"] for o in out if o.kind == "event")
+    assert event["ref"] == ref and event["replace"]["card"] == old
+    notice = next(o.data["message"] for o in out if o.kind == "notice")
+    assert notice.startswith("undone: #") and f"the fix of #{ref} to " in notice      # says what it undid
+    assert referee.game.events[ref - 1]["card"] == old and referee.snapshot()["private"]["hands"] is not None
+    out = referee.undo(t=t, by="referee Zoe")    # the entry before: the last call, which the play needs
+    reason = out[0].data["reason"]
+    assert [o.kind for o in out] == ["rejected"] and "call pass) is refused" in reason, reason
+    assert "would no longer fit, because the auction would not be over yet" in reason and "Nothing changed" in reason
+    assert "no longer fits:" not in reason                       # not the engine's words
+    out = referee.undo(t=t, by="referee Zoe", reason="played too fast", ref=plays[-1])
     event = next(o.data["event"] for o in out if o.kind == "event")
     assert event["replace"] is None and event["ref"] == plays[-1]
     snap = referee.snapshot()

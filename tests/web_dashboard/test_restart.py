@@ -22,7 +22,7 @@ def test_a_restarted_game_accepts_the_console(tmp_path):
     table.referee.close()
     board = serve_board(tmp_path)                                # the restart: its clock must not go back
     client, csrf = signed_in(board)
-    response = client.post(CALL, json={"action": "call", "seat": "N", "call": "80h"}, headers=csrf)
+    response = client.post(CALL, json={"action": "call", "seat": "S", "call": "80h"}, headers=csrf)   # S's turn
     assert response.status_code == 200, response.get_json()
     assert board.room.get("t1").clock() >= 500.0
     assert [e["call"] for e in board.room.get("t1").referee.events if e["type"] == "call"] == ["pass", "80h"]

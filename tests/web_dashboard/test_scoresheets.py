@@ -101,3 +101,29 @@ def test_a_live_games_analysis_leaves_out_the_hand_being_played(tmp_path, finish
     add_table(board, "t1", "Table 1", "ffb-contree", {})
     html = create_app(board).test_client().get("/scoresheet/t1-1/analysis?lang=en").get_data(as_text=True)
     assert 'data-hand="1"' in html and 'data-hand="2"' not in html
+
+
+def test_a_finished_game_still_on_its_table_is_finished_and_replays_an_empty_one_is_not_listed(
+        tmp_path, finished_record):
+    """Issue 12: a finished game was listed under LIVE until "New game" was pressed (and had no
+    replay slider till then); a game with nothing but its header was listed under FINISHED."""
+    from referee.store import StoredReferee
+    from web_dashboard.room import LiveTable
+
+    games = tmp_path / "games"
+    games.mkdir()
+    hub = Hub(call_soon_threadsafe=lambda fn: fn(), call_later=lambda s, fn: None, event_factory=threading.Event)
+    board = Dashboard(accounts=Accounts(tmp_path / "dashboard.sqlite"), hub=hub, instance=tmp_path, public=True)
+    add_table(board, "t1", "Table 1", "ffb-contree", {"N": "Ana", "E": "Bo", "S": "Cy", "W": "Di"})
+    over = import_record(finished_record, games / "t2-1.sqlite")         # its table's game is over
+    board.room.add(LiveTable("t2", "Table 2", over, hub.submit))
+    StoredReferee(games / "t3-1.sqlite", header=finished_record[0]).close()   # opened, never dealt
+    client = create_app(board).test_client()
+    archive = client.get("/scoresheets?lang=en").get_data(as_text=True)
+    live, finished = archive.split('id="finished"')
+    assert 'href="/scoresheet/t1-1"' in live and "/scoresheet/t2-1" not in live
+    assert 'href="/scoresheet/t2-1"' in finished and "t3-1" not in archive
+    page = client.get("/scoresheet/t2-1?lang=en").get_data(as_text=True)
+    assert 'id="replay-step"' in page and "Table 2" in page and 'http-equiv="refresh"' not in page
+    states = client.get("/scoresheet/t2-1/replay.json").get_json()["states"]
+    assert len(states) == len(finished_record) - 1

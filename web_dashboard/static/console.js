@@ -34,7 +34,13 @@ function parseCommand(text) {
   const words = text.trim().split(/\s+/).filter(Boolean);
   if (!words.length) throw new Error("");
   const head = words[0].toLowerCase();
-  if (head === "undo" || head === "u") return () => consoleAction({ action: "undo" });
+  if (head === "undo" || head === "u") {
+    // "undo": the referee's own last entry; "undo 17" / "undo event 17": event #17 of the Events list.
+    const rest = words.slice(1).filter((w) => w.toLowerCase() !== "event");
+    if (!rest.length) return () => consoleAction({ action: "undo" });
+    if (rest.length !== 1 || !/^#?\d+$/.test(rest[0])) throw new Error("undo (your last entry), or undo event N (N: its number in the Events list)");
+    return () => consoleAction({ action: "undo", ref: +rest[0].replace("#", "") });
+  }
   if (head === "redeal") return () => consoleAction({ action: "redeal" });
   if (head === "fix" || head === "replace") {
     if (words.length !== 3 || !/^\d+$/.test(words[1]) || !CARD_RE.test(words[2])) throw new Error("fix <event number> <card>, e.g. fix 17 Qh");
@@ -111,7 +117,10 @@ async function runCommand(text) {
   try {
     const send = parseCommand(text);
     error.textContent = "";
-    await send();
+    const answer = await send();
+    // What the table said back (what an undo took back...): shown where the referee typed.
+    const said = ((answer && answer.outputs) || []).filter((o) => o.kind === "notice").map((o) => o.message);
+    replaceChildren("cmd-said", said.join(" · "));
     return true;
   } catch (e) {
     error.textContent = e.message;
@@ -228,8 +237,10 @@ function render(state) {
     box.querySelector(".turn").hidden = state.to_play !== seat;
     box.classList.toggle("to-play", state.to_play === seat);
     const cards = (state.hands || {})[seat];
-    replaceChildren(box.querySelector(".hand"), cards ? cards.map((c) => cardNode(c, "small")) :
-      Array.from({ length: (state.hand_sizes || {})[seat] || 0 }, () => cardNode(null, "small")));
+    // The cards read in this hand, then a back for each card nobody read (state.unseen).
+    const backs = cards ? ((state.unseen || {})[seat] || 0) : ((state.hand_sizes || {})[seat] || 0);
+    replaceChildren(box.querySelector(".hand"), (cards || []).map((c) => cardNode(c, "small")),
+      Array.from({ length: backs }, () => cardNode(null, "small unread")));
   }
   const onTable = cardsOnTable(state);
   for (const seat of SEATS) {
@@ -247,7 +258,7 @@ function render(state) {
   const fresh = knownViolations === null ? new Set() : new Set(violations.map((v) => v.id).filter((id) => !knownViolations.has(id)));
   knownViolations = new Set(violations.map((v) => v.id));
   replaceChildren("violations", violations.length ? violations.slice().reverse().map((v) => el("li", { class: "violation" + (fresh.has(v.id) ? " fresh" : ""), "data-rule": v.rule },
-    el("div", { class: "vhead" }, el("b", {}, T("seat_" + v.seat)), " · ", T("rule_" + v.rule), v.card ? [" · ", cardNode(v.card, "small")] : "", v.trick ? ` · ${T("trick")} ${v.trick}` : ""),
+    el("div", { class: "vhead" }, v.hand ? el("span", { class: "vhand" }, `${T("hand")} ${v.hand} · `) : "", el("b", {}, T("seat_" + v.seat)), " · ", T("rule_" + v.rule), v.card ? [" · ", cardNode(v.card, "small")] : "", v.trick ? ` · ${T("trick")} ${v.trick}` : ""),
     el("div", { class: "vmsg" }, violationText(v)),
     v.thumbnail ? el("img", { class: "thumb", src: v.thumbnail, alt: "" }) : null,
     el("button", { type: "button", onclick: () => runCommand(`penalty ${v.seat} ${v.rule}`) }, T("penalty")))) : el("li", { class: "none" }, T("no_violations")));
@@ -273,14 +284,21 @@ function render(state) {
     } }, T(choice) + (choice === "confirm" && c.proposal ? " " + cardLabel(c.proposal) : ""))))) :
     el("li", { class: "none" }, T("no_conflicts")));
   replaceChildren("sensors", Object.entries(state.sensors || {}).map(([name, s]) =>
-    el("li", { class: "sensor " + (s.state || "") }, el("b", {}, name), " ", s.state || "", s.detail ? " · " + s.detail : "")));
+    el("li", { class: "sensor " + (s.state || ""), "data-sensor": name }, el("b", {}, name), " ",
+      el("span", { class: "state" }, s.state || "?"),
+      s.rate != null ? el("span", { class: "rate" }, ` · ${s.rate} ${T("per_second")}`) : "",
+      s.last ? el("span", { class: "last" }, ` · ${T("last_reading")} ${s.last}`) : "",
+      s.detail ? el("span", { class: "detail" }, " · " + s.detail) : "")));
   replaceChildren("log", (state.log || []).slice().reverse().map((e) => el("li", { value: e.ref },
     e.text || JSON.stringify(e),
     e.type === "play" ? el("button", { type: "button", class: "fix", onclick: () => { const i = document.getElementById("cmd"); i.value = `fix ${e.ref} `; i.focus(); } }, T("correct")) : null)));
   const tallyWas = tallyForm.hidden;
   tallyForm.hidden = !state.tally_total;
   if (tallyWas && !tallyForm.hidden) tallyOther();
-  if (state.game) document.getElementById("scoresheet-link").href = `/scoresheet/${state.game}`;
+  if (state.game) {
+    document.getElementById("scoresheet-link").href = `/scoresheet/${state.game}`;
+    document.getElementById("replay-link").href = `/scoresheet/${state.game}#replay-step`;   // the game over replays at once
+  }
   document.getElementById("game-over").hidden = !state.winner;
   replaceChildren("winner", state.winner ? `${T("game_over")} · ${T("winner")} : ${T("team_" + state.winner)}` : "");
 }

@@ -207,7 +207,10 @@ function renderSeats(state) {
     if (FEED !== "broadcast") continue;                  // the venue never shows a hand
     const cards = (state.hands || {})[seat];
     const handBox = box.querySelector(".hand");
-    if (cards) syncCards(handBox, sortHand(cards, hand.trump), (c) => faceNode(c));
+    const unread = ((state.unseen || {})[seat]) || 0;     // cards the antennas missed: the hand shown is partial
+    if (cards && unread) replaceChildren(handBox, sortHand(cards, hand.trump).map((c) => faceNode(c)),
+      el("span", { class: "unknown unread" }, T("not_read", { n: unread })));
+    else if (cards) syncCards(handBox, sortHand(cards, hand.trump), (c) => faceNode(c));
     else if (inHand) replaceChildren(handBox, el("span", { class: "unknown" }, T("hand_not_read")));
     else replaceChildren(handBox);
   }
