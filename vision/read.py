@@ -90,12 +90,13 @@ class Reading:
 
 class _Templates:
     """The deck's faces either way up, prepared once per deck: grey and
-    normalised at ``align.SIZE``, the shortlist thumbnails as unit rows, ink colour."""
+    normalised at ``align.SIZE``, at ECC's size, their index boxes, the shortlist
+    thumbnails as unit rows, ink colour."""
 
     def __init__(self, deck: Deck):
         self.cards = deck.cards
         self.index = {c: i for i, c in enumerate(self.cards)}
-        self.labels, self.greys, self.normed, self.inks, self.indices, rows = [], [], [], [], [], []
+        self.labels, self.eccs, self.normed, self.inks, self.indices, rows = [], [], [], [], [], []
         for card in self.cards:
             for face in deck.faces[card]:
                 ink = ink_colour(face)
@@ -103,11 +104,11 @@ class _Templates:
                     g = align.grey(turned)
                     n = align.normalise(g)
                     self.labels.append(card)
-                    self.greys.append(g)
+                    self.eccs.append(align.ecc_image(g))
                     self.normed.append(n)
                     self.inks.append(ink)
                     fine = align.grey(turned, 2)
-                    self.indices.append(align.index_patches(align.normalise(fine)))
+                    self.indices.append(align.centred_patches(align.normalise(fine)))
                     rows.append(_thumb(g, align.index_patches(fine)))
         self.thumbs = np.stack(rows)
         self.rows = np.array([self.index[c] for c in self.labels], np.intp)
@@ -175,6 +176,7 @@ def verify(views: list[np.ndarray], deck: Deck, exclude: Optional[int] = None) -
     (what enrolment measures its impostors with)."""
     t = _templates(deck)
     greys = [align.grey(v) for v in views]
+    eccs = [align.ecc_image(g) for g in greys]
     normed = [align.normalise(g) for g in greys]
     fine_greys = [align.grey(v, 2) for v in views]
     fine = [align.normalise(f) for f in fine_greys]
@@ -198,7 +200,7 @@ def verify(views: list[np.ndarray], deck: Deck, exclude: Optional[int] = None) -
     found: dict[int, np.ndarray] = {}         # the first full alignment per view starts the others
     for k in picked:
         v = int(best_view[k])
-        h = align.align(t.greys[k], greys[v], found.get(v), 40 if v not in found else _REFINE_ITERATIONS)
+        h = align.align(t.eccs[k], eccs[v], found.get(v), 40 if v not in found else _REFINE_ITERATIONS)
         found.setdefault(v, h)
         whole, cell, blob = align.compare(t.normed[k], align.warp(normed[v], h))
         index = align.index_score(t.indices[k], fine[v], h)
