@@ -58,9 +58,13 @@ MAX_COLOUR = 0.25
 MAX_RATIO = 0.5
 #: The distance ratio at which a read's confidence is full.
 SURE_RATIO = 0.15
-#: ECC iterations for the shortlisted faces after the first: they start
-#: from the first one's homography (the seen quad's error is common to all).
-_REFINE_ITERATIONS = 6
+#: ECC iterations for the first shortlisted face (from the seen quad as it
+#: is; each costs ~0.2 ms and ECC rarely meets its tolerance, so the cap is
+#: the cost: past 10 the scores move by < 0.001, docs/vision.md) ...
+_FIRST_ITERATIONS = 10
+#: ... and for the shortlisted faces after the first: they start from the
+#: first one's homography (the seen quad's error is common to all).
+_REFINE_ITERATIONS = 3
 #: Cards verified after the shortlist.
 SHORTLIST = 5
 #: Thumbnail (width, height) the shortlist compares, and the index corner's
@@ -200,7 +204,8 @@ def verify(views: list[np.ndarray], deck: Deck, exclude: Optional[int] = None) -
     found: dict[int, np.ndarray] = {}         # the first full alignment per view starts the others
     for k in picked:
         v = int(best_view[k])
-        h = align.align(t.eccs[k], eccs[v], found.get(v), 40 if v not in found else _REFINE_ITERATIONS)
+        h = align.align(t.eccs[k], eccs[v], found.get(v),
+                            _FIRST_ITERATIONS if v not in found else _REFINE_ITERATIONS)
         found.setdefault(v, h)
         whole, cell, blob = align.compare(t.normed[k], align.warp(normed[v], h))
         index = align.index_score(t.indices[k], fine[v], h)
