@@ -122,6 +122,7 @@ class Candidate:
     quad: np.ndarray                 # image pixels, ordered as vision.locate.order_corners
     footprint: np.ndarray            # 4x2 table-plane pixels
     reads: list = field(default_factory=list)   # (card|None, confidence) per frame
+    read_from: Optional[np.ndarray] = None     # the frame's pixels around it at its last read
     card: Optional[int] = None       # the verdict, once voted
     under: Optional["Candidate"] = None   # an earlier card of the zone it mostly covers ...
     overlap: float = 0.0             # ... and by how much (intersection over union)
