@@ -30,10 +30,12 @@ import numpy as np
 #: camera sees a card ~70 px wide, a webcam or phone 200-400 px; 80 x 120
 #: keeps the index glyphs and pip shapes and costs little.
 SIZE = (80, 120)
-#: ECC runs at this size (a quarter of the pixels: 1.5 ms a homography) and
+#: ECC runs at this size (about half the pixels: ~0.2 ms an iteration) and
 #: its homography is scaled up to ``SIZE``.
 _ECC_SIZE = (60, 90)
-_ECC_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
+#: ECC stops when an iteration raises the correlation by less than this
+#: (rarely met: the caller's cap on iterations is the usual end).
+_ECC_EPS = 1e-4
 #: Local normalisation: the window (Gaussian sigma in px of ``SIZE``) over
 #: which mean and spread are taken, and the spread (grey levels) below which
 #: a region is plain paper and stays near zero rather than amplified noise.
@@ -134,23 +136,23 @@ _FROM_ECC = np.linalg.inv(_TO_ECC).astype(np.float32)
 
 
 def ecc_image(g: np.ndarray) -> np.ndarray:
-    """A grey face (as ``grey`` gives it) at the size ECC runs at: what
-    ``align`` takes, prepared once per face."""
+    """A grey face (as ``grey`` gives it) at the size ECC runs at (what
+    ``align`` works on: the enrolled faces' are prepared once per deck)."""
     return cv2.resize(g, _ECC_SIZE, interpolation=cv2.INTER_AREA)
 
 
-def align(template: np.ndarray, seen: np.ndarray, start: np.ndarray | None = None, iterations: int = 40
+def align(template: np.ndarray, seen: np.ndarray, start: np.ndarray | None = None, iterations: int = 10
           ) -> np.ndarray:
     """The homography (3x3, in px of ``SIZE``) that maps ``seen``'s pixels
-    onto ``template``'s, found by ECC on both grey faces (as ``grey`` gives
-    them, or already at ``_ECC_SIZE`` as ``ecc_image`` does); the identity when ECC does not converge
-    (the faces are then compared as they are, and a wrong card stays
-    unlike). ``start``: a homography to start from (another enrolled face's:
-    the seen quad's error is shared by all of them, so a few ``iterations``
-    then suffice)."""
+    onto ``template``'s, found by ECC on both grey faces (as ``grey`` or
+    ``ecc_image`` gives them); the identity when ECC does not converge (the
+    faces are then compared as they are, and a wrong card stays unlike).
+    ``start``: a homography to start from (another enrolled face's: the seen
+    quad's error is shared by all of them, so a few ``iterations`` then
+    suffice)."""
     template, seen = (g if g.shape[::-1] == _ECC_SIZE else ecc_image(g) for g in (template, seen))
     warp = np.eye(3, dtype=np.float32) if start is None else (_TO_ECC @ start @ _FROM_ECC).astype(np.float32)
-    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, _ECC_CRITERIA[2])
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, _ECC_EPS)
     try:
         _, warp = cv2.findTransformECC(template, seen, warp, cv2.MOTION_HOMOGRAPHY, criteria, None, 1)
     except cv2.error:

@@ -217,7 +217,7 @@ def verify(views: list[np.ndarray], deck: Deck, exclude: Optional[int] = None) -
     for k in picked:
         v = int(best_view[k])
         h = align.align(t.eccs[k], eccs[v], found.get(v),
-                            _FIRST_ITERATIONS if v not in found else _REFINE_ITERATIONS)
+                        _FIRST_ITERATIONS if v not in found else _REFINE_ITERATIONS)
         found.setdefault(v, h)
         whole, cell, blob = align.compare(t.normed[k], align.warp(normed[v], h))
         index = align.index_score(t.indices[k], fine[v], h)
