@@ -9,6 +9,11 @@ observations are matched against it.
 Targets (issue 5): idle <= 3 ms/frame, landing <= 15 ms median, observation
 <= 5 frames after the card is at rest. The physical limit is the camera's own
 frame rate (33 ms at 30 fps).
+
+Each frame is timed twice: by the wall clock (what a camera's frame budget
+sees) and by the thread's CPU time (what the frame costs one core: on a
+shared machine the wall clock also counts the time other processes held the
+core, which the CPU time does not).
 """
 
 from __future__ import annotations
@@ -51,22 +56,24 @@ def _game(name, faces, deck_faces, script, seed):
     render_s = time.perf_counter() - render_s
     view = locate_table(first, TableLayout())
     pipeline = Pipeline(deck, view.image_to_table, default_zones(), recheck=lambda f: recheck(f, view))
-    reading = []                                   # time inside the card reader (vision.read), per read
+    reading, reading_cpu = [], []                  # time inside the card reader (vision.read), per read
     reader = pipeline.read
 
     def timed_read(frame, quad):
-        s = time.perf_counter()
+        s, c = time.perf_counter(), time.thread_time()
         try:
             return reader(frame, quad)
         finally:
             reading.append((time.perf_counter() - s) * 1000)
+            reading_cpu.append((time.thread_time() - c) * 1000)
     pipeline.read = timed_read
-    costs, seen, idle, moving = [], [], [], []
+    costs, cpu, seen, idle, moving = [], [], [], [], []
     i, t, frame = 0, 0.0, first
     while True:
-        s = time.perf_counter()
+        s, c = time.perf_counter(), time.thread_time()
         out = pipeline.process(t, frame)
         costs.append((time.perf_counter() - s) * 1000)
+        cpu.append((time.thread_time() - c) * 1000)
         seen += [(i, o) for o in out]
         if not pipeline.look.moving and not pipeline.look.changed:
             idle.append(costs[-1])        # nothing moves, nothing new: the common case
@@ -80,13 +87,14 @@ def _game(name, faces, deck_faces, script, seed):
         render_s += time.perf_counter() - s
         i += 1
     render_ms = render_s * 1000 / len(costs)
-    costs = np.array(costs)
+    costs, cpu = np.array(costs), np.array(cpu)
     # landing: the frames where a card is located and read (the votes)
     busy = set()
     for i, o in seen:
         if isinstance(o, CardSeen):
             busy.update(range(o.evidence["frame"], o.evidence["frame"] + o.evidence["frames"]))
-    landing = [costs[i] for i in sorted(busy)]
+    landing = costs[sorted(busy)]
+    landing_cpu = cpu[sorted(busy)]
     cards = [(i, o) for i, o in seen if isinstance(o, CardSeen)]
     truth = [x for x in renderer.truth if x.kind == "card"]
     delays = [i - x.t_still * FPS for (i, _), x in zip(cards, truth)]
@@ -99,9 +107,12 @@ def _game(name, faces, deck_faces, script, seed):
     print(f"  idle     median {np.median(idle):5.2f} ms/frame  (p95 {np.percentile(idle, 95):.2f}; target <= 3)")
     print(f"  motion   median {np.median(moving):5.2f} ms/frame  (p95 {np.percentile(moving, 95):.2f}; "
           f"{len(moving)} frames with a hand moving, including the reads of cards it left)")
-    print(f"  landing  median {np.median(landing):5.2f} ms/frame  (max {max(landing):.1f}; target <= 15; "
-          f"{len(landing)} frames locating/reading), of which reading one card {np.median(reading):.1f} ms; "
-          f"tracking alone {np.median(landing) - np.median(reading):.1f} ms")
+    print(f"  landing  median {np.median(landing):5.2f} ms/frame  (p90 {np.percentile(landing, 90):.1f}, max "
+          f"{max(landing):.1f}; target <= 15; {len(landing)} frames locating/reading); "
+          f"CPU time median {np.median(landing_cpu):.2f} ms (p90 {np.percentile(landing_cpu, 90):.1f})")
+    print(f"  reading  one card {np.median(reading):5.2f} ms median (p90 {np.percentile(reading, 90):.1f}); CPU time "
+          f"{np.median(reading_cpu):.2f} ms (p90 {np.percentile(reading_cpu, 90):.1f}); {len(reading)} reads "
+          f"(a card whose pixels did not change since its last read is not read again)")
     print(f"  delay    {np.median(from_rest):.1f} frames median ({max(from_rest):.1f} worst) after the card came "
           f"to rest (target <= 5 at 30 fps); {np.median(delays):+.1f} median ({max(delays):+.1f} worst) "
           f"after the hand had left the picture")

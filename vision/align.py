@@ -30,10 +30,12 @@ import numpy as np
 #: camera sees a card ~70 px wide, a webcam or phone 200-400 px; 80 x 120
 #: keeps the index glyphs and pip shapes and costs little.
 SIZE = (80, 120)
-#: ECC runs at this size (a quarter of the pixels: 1.5 ms a homography) and
+#: ECC runs at this size (about half the pixels: ~0.2 ms an iteration) and
 #: its homography is scaled up to ``SIZE``.
 _ECC_SIZE = (60, 90)
-_ECC_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
+#: ECC stops when an iteration raises the correlation by less than this
+#: (rarely met: the caller's cap on iterations is the usual end).
+_ECC_EPS = 1e-4
 #: Local normalisation: the window (Gaussian sigma in px of ``SIZE``) over
 #: which mean and spread are taken, and the spread (grey levels) below which
 #: a region is plain paper and stays near zero rather than amplified noise.
@@ -82,19 +84,37 @@ def index_patches(normed_fine: np.ndarray) -> list[np.ndarray]:
     return [normed_fine[y0:y1, x0:x1], turned[y0:y1, x0:x1]]
 
 
+def centred_patches(normed_fine: np.ndarray) -> list[np.ndarray]:
+    """The index boxes of an enrolled face (``index_patches``), zero-mean: what
+    ``index_score`` compares, prepared once per deck."""
+    return [p - p.mean() for p in index_patches(normed_fine)]
+
+
+#: A homography found at ``SIZE`` acting on images at twice ``SIZE``.
+_UP = np.diag([2.0, 2.0, 1.0]).astype(np.float32)
+_DOWN = np.diag([0.5, 0.5, 1.0]).astype(np.float32)
+
+
 def index_score(template_fine: list[np.ndarray], seen_fine: np.ndarray, h: np.ndarray) -> float:
     """Mean correlation of the two index boxes, the seen face (normalised,
-    at twice ``SIZE``) laid over the template by ``h`` (found at ``SIZE``)."""
-    up = np.diag([2.0, 2.0, 1.0]).astype(np.float32)
-    big = (up @ h @ np.linalg.inv(up)).astype(np.float32)
-    fine = (2 * SIZE[0], 2 * SIZE[1])
-    aligned = cv2.warpPerspective(seen_fine, big, fine, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                  borderMode=cv2.BORDER_REPLICATE)
+    at twice ``SIZE``) laid over the template's (``centred_patches``) by ``h``
+    (found at ``SIZE``). Only the two boxes are resampled, not the face."""
+    big = (_UP @ h @ _DOWN).astype(np.float32)
+    fw, fh = 2 * SIZE[0], 2 * SIZE[1]
+    x0, y0, x1, y1 = (int(round(v * s)) for v, s in zip(INDEX_BOX, (fw, fh, fw, fh)))
     out = []
-    for a, b in zip(template_fine, index_patches(aligned)):
-        a = a - a.mean()
+    for a, turned in zip(template_fine, (False, True)):
+        # the box's pixel (x, y) is the aligned face's (x0 + x, y0 + y) (turned: counted from
+        # the far corner), which is the seen face's big (x0 + x, y0 + y)
+        if turned:
+            box = np.float32([[-1, 0, fw - 1 - x0], [0, -1, fh - 1 - y0], [0, 0, 1]])
+        else:
+            box = np.float32([[1, 0, x0], [0, 1, y0], [0, 0, 1]])
+        m = (big @ box).astype(np.float32)
+        b = cv2.warpPerspective(seen_fine, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE)
         b = b - b.mean()
-        out.append(float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6)))
+        out.append(float((a * b).sum() / (np.sqrt(float((a * a).sum()) * float((b * b).sum())) + 1e-6)))
     return float(np.mean(out))
 
 
@@ -107,27 +127,37 @@ def interior_mask() -> np.ndarray:
 
 
 _INTERIOR = interior_mask()
+_INTERIOR_PX = float(_INTERIOR.sum())
 
 
-def align(template: np.ndarray, seen: np.ndarray, start: np.ndarray | None = None, iterations: int = 40
+#: ``SIZE`` -> ``_ECC_SIZE`` and back, for homographies.
+_TO_ECC = np.diag([_ECC_SIZE[0] / SIZE[0], _ECC_SIZE[1] / SIZE[1], 1.0]).astype(np.float32)
+_FROM_ECC = np.linalg.inv(_TO_ECC).astype(np.float32)
+
+
+def ecc_image(g: np.ndarray) -> np.ndarray:
+    """A grey face (as ``grey`` gives it) at the size ECC runs at (what
+    ``align`` works on: the enrolled faces' are prepared once per deck)."""
+    return cv2.resize(g, _ECC_SIZE, interpolation=cv2.INTER_AREA)
+
+
+def align(template: np.ndarray, seen: np.ndarray, start: np.ndarray | None = None, iterations: int = 10
           ) -> np.ndarray:
     """The homography (3x3, in px of ``SIZE``) that maps ``seen``'s pixels
-    onto ``template``'s, found by ECC on both grey faces (as ``grey`` gives
-    them); the identity when ECC does not converge (the faces are then
-    compared as they are, and a wrong card stays unlike). ``start``: a
-    homography to start from (another enrolled face's: the seen quad's error
-    is shared by all of them, so a few ``iterations`` then suffice)."""
-    sx = _ECC_SIZE[0] / SIZE[0]
-    scale = np.diag([sx, sx, 1.0]).astype(np.float32)
-    t = cv2.resize(template, _ECC_SIZE, interpolation=cv2.INTER_AREA)
-    s = cv2.resize(seen, _ECC_SIZE, interpolation=cv2.INTER_AREA)
-    warp = np.eye(3, dtype=np.float32) if start is None else (scale @ start @ np.linalg.inv(scale)).astype(np.float32)
-    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, _ECC_CRITERIA[2])
+    onto ``template``'s, found by ECC on both grey faces (as ``grey`` or
+    ``ecc_image`` gives them); the identity when ECC does not converge (the
+    faces are then compared as they are, and a wrong card stays unlike).
+    ``start``: a homography to start from (another enrolled face's: the seen
+    quad's error is shared by all of them, so a few ``iterations`` then
+    suffice)."""
+    template, seen = (g if g.shape[::-1] == _ECC_SIZE else ecc_image(g) for g in (template, seen))
+    warp = np.eye(3, dtype=np.float32) if start is None else (_TO_ECC @ start @ _FROM_ECC).astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, _ECC_EPS)
     try:
-        _, warp = cv2.findTransformECC(t, s, warp, cv2.MOTION_HOMOGRAPHY, criteria, None, 1)
+        _, warp = cv2.findTransformECC(template, seen, warp, cv2.MOTION_HOMOGRAPHY, criteria, None, 1)
     except cv2.error:
         return np.eye(3, dtype=np.float32) if start is None else start
-    h = np.linalg.inv(scale) @ warp @ scale
+    h = _FROM_ECC @ warp @ _TO_ECC
     if not _plausible(h):
         return np.eye(3, dtype=np.float32)
     return h.astype(np.float32)
@@ -148,24 +178,28 @@ def warp(image: np.ndarray, h: np.ndarray) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
+def _cell_sums(m: np.ndarray) -> np.ndarray:
+    """The sum of ``m`` over each cell of the ``_CELLS`` grid (rows x columns)."""
+    cols, rows = _CELLS
+    h, w = m.shape
+    return m.reshape(rows, h // rows, cols, w // cols).sum(axis=(1, 3), dtype=np.float64)
+
+
+assert SIZE[0] % _CELLS[0] == 0 and SIZE[1] % _CELLS[1] == 0, "the cells must tile the face"
+
+
 def compare(template_n: np.ndarray, seen_n: np.ndarray) -> tuple[float, float, float]:
     """(correlation over the face's interior, worst correlation of an inked
-    cell) of two locally normalised faces already laid over each other."""
+    cell, strongest patch of difference against the mean ink) of two locally
+    normalised faces already laid over each other."""
     a = template_n * _INTERIOR
     b = seen_n * _INTERIOR
-    whole = float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
-    h, w = a.shape
-    cols, rows = _CELLS
-    energy, cells = [], []
-    for r in range(rows):
-        for c in range(cols):
-            ca = a[r * h // rows:(r + 1) * h // rows, c * w // cols:(c + 1) * w // cols]
-            cb = b[r * h // rows:(r + 1) * h // rows, c * w // cols:(c + 1) * w // cols]
-            ea, eb = float((ca * ca).sum()), float((cb * cb).sum())
-            energy.append(max(ea, eb))
-            cells.append(float((ca * cb).sum()) / (np.sqrt(ea * eb) + 1e-6))
-    mean_energy = float(np.mean(energy)) + 1e-6
-    inked = [c for c, e in zip(cells, energy) if e >= _INKED * mean_energy]
-    residual = cv2.GaussianBlur((a - b) ** 2, (0, 0), _BLOB_SIGMA)
-    ink = float(((a * a + b * b) / 2).sum() / (_INTERIOR.sum() + 1e-6)) + 1e-6
-    return whole, (min(inked) if inked else whole), float(residual.max() / ink)
+    aa, bb, ab = _cell_sums(a * a), _cell_sums(b * b), _cell_sums(a * b)
+    whole = float(ab.sum() / (np.sqrt(aa.sum() * bb.sum()) + 1e-6))
+    energy = np.maximum(aa, bb)
+    cells = ab / (np.sqrt(aa * bb) + 1e-6)
+    inked = cells[energy >= _INKED * (energy.mean() + 1e-6)]
+    d = a - b
+    residual = cv2.GaussianBlur(d * d, (0, 0), _BLOB_SIGMA)
+    ink = float((aa.sum() + bb.sum()) / 2 / (_INTERIOR_PX + 1e-6)) + 1e-6
+    return whole, (float(inked.min()) if inked.size else whole), float(residual.max() / ink)

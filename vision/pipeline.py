@@ -17,7 +17,10 @@ observations that frame completed, in the referee's words
 Cost per frame: the idle check (``vision.watch``) on every frame; the table
 plane, the change analysis and the reads only while a still scene differs
 from the last one; the marker re-check every ``recheck_every`` seconds of
-quiet.
+quiet. A card is read again in each voting frame only where its pixels
+changed since its last read (by the tracker's change threshold: a glare,
+a shadow, a nudge); a frame that shows it as before (sensor noise at most)
+repeats its last read: a second read would differ from it by that noise alone.
 
 The pipeline assumes the play zones are empty in the first still frames (as
 they are between games); cards already there are part of the table to it.
@@ -97,6 +100,9 @@ class Pipeline:
         if self.thumbnails:
             self.thumbnails.mkdir(parents=True, exist_ok=True)
         self.read = reader or self._read_with_deck
+        if reader is None and deck is not None:
+            from .read import prepare
+            prepare(deck)
         self.watcher = Watcher()
         self.plane: Optional[TablePlane] = None
         self.tracker: Optional[Tracker] = None
@@ -222,7 +228,14 @@ class Pipeline:
     def _vote(self, frame: np.ndarray) -> list[Observation]:
         pending = self._pending
         for c in pending.analysis.cards:
+            x, y, w, h = cv2.boundingRect(np.round(c.quad).astype(np.int32))
+            pixels = frame[max(y, 0):y + h, max(x, 0):x + w]
+            if c.read_from is not None and c.read_from.shape == pixels.shape and \
+                    cv2.norm(c.read_from, pixels, cv2.NORM_INF) < self.tracker.threshold:
+                c.reads.append(c.reads[-1])   # no pixel of it changed as the tracker counts a change: the same read
+                continue
             c.reads.append(self.read(frame, c.quad))
+            c.read_from = pixels.copy()
         pending.frame = frame
         if len(pending.analysis.cards[0].reads) >= self.votes or all(_settled(c.reads, self.min_confidence)
                                                                       for c in pending.analysis.cards):

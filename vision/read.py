@@ -26,8 +26,11 @@ The confidence (``confidence``) grows with the margin and falls with the
 worst patch of difference; how right each confidence is, is measured on
 real photos by ``vision evaluate`` (a reliability plot), not assumed.
 
-Cost: two warps, one small matrix product, five ECC alignments (all but the first started from the first one's result) at 60 x 90
-and three comparisons: about 6 ms per card on one core.
+Cost: a warp, one small matrix product, five ECC alignments at 60 x 90 (the
+first 10 iterations from the seen quad, the others 3 from the first one's
+result: an iteration is ~0.2 ms and ECC rarely meets its tolerance, so the
+caps are the cost) and five comparisons: ~9 ms of CPU per card on one core
+of the shared machine (``python -m bench vision``), half of it ECC.
 """
 
 from __future__ import annotations
@@ -58,9 +61,13 @@ MAX_COLOUR = 0.25
 MAX_RATIO = 0.5
 #: The distance ratio at which a read's confidence is full.
 SURE_RATIO = 0.15
-#: ECC iterations for the shortlisted faces after the first: they start
-#: from the first one's homography (the seen quad's error is common to all).
-_REFINE_ITERATIONS = 6
+#: ECC iterations for the first shortlisted face (from the seen quad as it
+#: is; each costs ~0.2 ms and ECC rarely meets its tolerance, so the cap is
+#: the cost: past 10 the scores move by < 0.001, docs/vision.md) ...
+_FIRST_ITERATIONS = 10
+#: ... and for the shortlisted faces after the first: they start from the
+#: first one's homography (the seen quad's error is common to all).
+_REFINE_ITERATIONS = 3
 #: Cards verified after the shortlist.
 SHORTLIST = 5
 #: Thumbnail (width, height) the shortlist compares, and the index corner's
@@ -90,12 +97,13 @@ class Reading:
 
 class _Templates:
     """The deck's faces either way up, prepared once per deck: grey and
-    normalised at ``align.SIZE``, the shortlist thumbnails as unit rows, ink colour."""
+    normalised at ``align.SIZE``, at ECC's size, their index boxes, the shortlist
+    thumbnails as unit rows, ink colour."""
 
     def __init__(self, deck: Deck):
         self.cards = deck.cards
         self.index = {c: i for i, c in enumerate(self.cards)}
-        self.labels, self.greys, self.normed, self.inks, self.indices, rows = [], [], [], [], [], []
+        self.labels, self.eccs, self.normed, self.inks, self.indices, rows = [], [], [], [], [], []
         for card in self.cards:
             for face in deck.faces[card]:
                 ink = ink_colour(face)
@@ -103,14 +111,21 @@ class _Templates:
                     g = align.grey(turned)
                     n = align.normalise(g)
                     self.labels.append(card)
-                    self.greys.append(g)
+                    self.eccs.append(align.ecc_image(g))
                     self.normed.append(n)
                     self.inks.append(ink)
                     fine = align.grey(turned, 2)
-                    self.indices.append(align.index_patches(align.normalise(fine)))
+                    self.indices.append(align.centred_patches(align.normalise(fine)))
                     rows.append(_thumb(g, align.index_patches(fine)))
         self.thumbs = np.stack(rows)
         self.rows = np.array([self.index[c] for c in self.labels], np.intp)
+
+
+def prepare(deck: Deck) -> None:
+    """Compute what reading needs from the deck's faces now (~0.5 s for 32
+    cards on one core) rather than during the first card's read, which
+    would then be late (the live loop calls this before its first frame)."""
+    _templates(deck)
 
 
 def _templates(deck: Deck) -> _Templates:
@@ -143,10 +158,12 @@ def ink_colour(face: np.ndarray) -> Optional[np.ndarray]:
     lab = cv2.cvtColor(cv2.medianBlur(small, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
     pixels = lab.reshape(-1, 3)
     paper = np.median(pixels, axis=0)
-    ink = np.linalg.norm(pixels - paper, axis=1) > 30
+    d = pixels - paper
+    ink = np.einsum("ij,ij->i", d, d) > 30 * 30
     if ink.sum() < 0.01 * len(pixels):
         return None
-    chroma = np.linalg.norm(pixels[:, 1:] - 128, axis=1)
+    c = pixels[:, 1:] - 128
+    chroma = np.sqrt(np.einsum("ij,ij->i", c, c))
     if np.percentile(chroma, 99) < _GREY_CHROMA:
         return None
     return pixels[ink, 1:].mean(axis=0) - paper[1:]
@@ -175,6 +192,7 @@ def verify(views: list[np.ndarray], deck: Deck, exclude: Optional[int] = None) -
     (what enrolment measures its impostors with)."""
     t = _templates(deck)
     greys = [align.grey(v) for v in views]
+    eccs = [align.ecc_image(g) for g in greys]
     normed = [align.normalise(g) for g in greys]
     fine_greys = [align.grey(v, 2) for v in views]
     fine = [align.normalise(f) for f in fine_greys]
@@ -198,7 +216,8 @@ def verify(views: list[np.ndarray], deck: Deck, exclude: Optional[int] = None) -
     found: dict[int, np.ndarray] = {}         # the first full alignment per view starts the others
     for k in picked:
         v = int(best_view[k])
-        h = align.align(t.greys[k], greys[v], found.get(v), 40 if v not in found else _REFINE_ITERATIONS)
+        h = align.align(t.eccs[k], eccs[v], found.get(v),
+                        _FIRST_ITERATIONS if v not in found else _REFINE_ITERATIONS)
         found.setdefault(v, h)
         whole, cell, blob = align.compare(t.normed[k], align.warp(normed[v], h))
         index = align.index_score(t.indices[k], fine[v], h)

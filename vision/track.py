@@ -69,6 +69,8 @@ class TablePlane:
         img = self.to_image(grid).astype(np.float32)
         self.map_x = img[:, 0].reshape(self.size[1], self.size[0])
         self.map_y = img[:, 1].reshape(self.size[1], self.size[0])
+        # the same maps in OpenCV's fixed-point form (1/32 px): remap reads them a third faster
+        self._fixed = cv2.convertMaps(self.map_x, self.map_y, cv2.CV_16SC2)
         from .watch import SHRINK
         self._thumb_x, self._thumb_y = self.map_x / SHRINK, self.map_y / SHRINK
         w, h = frame_size
@@ -108,7 +110,7 @@ class TablePlane:
         return cv2.remap(mask, self._thumb_x, self._thumb_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
 
     def rectify(self, frame: np.ndarray) -> np.ndarray:
-        return cv2.remap(frame, self.map_x, self.map_y, cv2.INTER_AREA if self.ppm < 1 else cv2.INTER_LINEAR,
+        return cv2.remap(frame, *self._fixed, cv2.INTER_AREA if self.ppm < 1 else cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_CONSTANT)
 
 
@@ -120,6 +122,7 @@ class Candidate:
     quad: np.ndarray                 # image pixels, ordered as vision.locate.order_corners
     footprint: np.ndarray            # 4x2 table-plane pixels
     reads: list = field(default_factory=list)   # (card|None, confidence) per frame
+    read_from: Optional[np.ndarray] = None     # the frame's pixels around it at its last read
     card: Optional[int] = None       # the verdict, once voted
     under: Optional["Candidate"] = None   # an earlier card of the zone it mostly covers ...
     overlap: float = 0.0             # ... and by how much (intersection over union)

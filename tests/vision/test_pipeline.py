@@ -235,3 +235,30 @@ def test_straight_down_or_at_a_steep_angle(tilt):
     seen = list(pipeline.run(frames))
     assert [o.zone for o in seen if isinstance(o, CardSeen)] == ["play:S", "play:E", "play:N", "play:W"]
     assert sorted(o.zone for o in seen if isinstance(o, ZoneCleared)) == ["play:E", "play:N", "play:S", "play:W"]
+
+
+@pytest.mark.parametrize("noise, reads", [(0, 1), (12, 2)])
+def test_a_card_is_read_again_only_where_its_pixels_changed(noise, reads):
+    """A voting frame that shows the card exactly as before repeats its read; one whose
+    pixels around the card changed beyond the tracker's threshold (here: strong sensor
+    noise) is read afresh. Either way the card is reported once, read."""
+    faces = builtin_faces()
+    scene = TableScene.square(size=(1280, 720), tilt_deg=20)
+    frames = SceneRenderer(faces, scene, seed=3, size=(1280, 720)).frames([Wait(0.4), Play("S", 5), Wait(1.0)],
+                                                                          FPS)
+    _, empty = next(frames)
+    for _, still in frames:
+        pass                                        # the card at rest, the hand gone
+    view = locate_table(empty, TableLayout())
+    calls = []
+    pipeline = Pipeline(None, view.image_to_table, default_zones(), recheck=lambda f: recheck(f, view),
+                        reader=lambda frame, quad: calls.append(quad) or (5, 0.95))
+    rng = np.random.default_rng(1)
+    seen = []
+    for i in range(16):
+        frame = empty if i < 10 else still
+        if noise and i > 11:
+            frame = np.clip(still + rng.normal(0, noise, still.shape), 0, 255).astype(np.uint8)
+        seen += pipeline.process(i / FPS, frame)
+    assert [(type(o).__name__, o.zone, o.card) for o in seen] == [("CardSeen", "play:S", 5)]
+    assert len(calls) == reads
