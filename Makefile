@@ -37,13 +37,14 @@ firmware: system-deps
 	$(MAKE) --no-print-directory -C firmware_bridge/firmware BUILD=$(CURDIR)/build/firmware all report
 
 ## flash: write it to a Mega 2560 over USB with avrdude: make flash PORT=/dev/ttyACM0
-PORT ?= /dev/ttyACM0
+# PORT is the serial device here (default /dev/ttyACM0) and the web port for demo and hall-demo.
 flash: firmware
-	$(MAKE) --no-print-directory -C firmware_bridge/firmware BUILD=$(CURDIR)/build/firmware flash PORT=$(PORT)
+	$(MAKE) --no-print-directory -C firmware_bridge/firmware BUILD=$(CURDIR)/build/firmware flash \
+		PORT=$(or $(filter /dev/%,$(PORT)),/dev/ttyACM0)
 
-## demo: a whole simulated table, served on http://127.0.0.1:8000
+## demo: a whole simulated table, served on http://127.0.0.1:8000 (another port: make demo PORT=8080)
 demo: install
-	$(VENV)/bin/belote-table demo
+	$(VENV)/bin/belote-table demo $(if $(PORT),--port $(PORT))
 
 ## hall-demo: a tournament hall of 12 simulated tables playing two rounds, on http://127.0.0.1:8080/hall
 hall-demo: install system-deps

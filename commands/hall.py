@@ -19,6 +19,8 @@ import json
 import sys
 from pathlib import Path
 
+from .arguments import port_number
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     hall = subparsers.add_parser("hall", help="a tournament hall: every table live, pairings, standings",
@@ -50,11 +52,11 @@ def _serve_options(parser: argparse.ArgumentParser, instance: str = "var/hall") 
     parser.add_argument("--instance", type=Path, default=Path(instance),
                         help=f"the hall's folder: PostgreSQL, nats-server, sign-in (default {instance})")
     parser.add_argument("--host", default="127.0.0.1", help="address of the pages (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8080, help="port of the pages (default 8080; 0 picks one)")
-    parser.add_argument("--nats-port", type=int, default=0, help="the hall's nats-server client port (default: free)")
+    parser.add_argument("--port", type=port_number, default=8080, help="port of the pages (default 8080; 0 picks one)")
+    parser.add_argument("--nats-port", type=port_number, default=0, help="the hall's nats-server client port (default: free)")
     parser.add_argument("--leaf-host", default="127.0.0.1",
                         help="address the tables dial (default 127.0.0.1; the hall's LAN address in a real hall)")
-    parser.add_argument("--leaf-port", type=int, default=7422, help="port the tables dial (default 7422)")
+    parser.add_argument("--leaf-port", type=port_number, default=7422, help="port the tables dial (default 7422)")
     parser.add_argument("--db", metavar="URL", help="an existing PostgreSQL (default: one started under --instance)")
     parser.add_argument("--event", default="open", help="the tournament's short name, in its addresses (default open)")
     parser.add_argument("--throttle", type=float, default=0.5,

@@ -120,12 +120,12 @@ def _why_illegal(options, trump: int, trick: list[int], hand: list[int], legal: 
 
 def _check(args: argparse.Namespace) -> int:
     from referee.game import Game
-    from referee.record import RecordError, read_lines, read_record
+    from referee.record import RecordError, read_record
     from referee.scoresheet import scoresheet_text
 
     source = "<stdin>" if args.record == "-" else args.record
     try:
-        events = read_lines(sys.stdin.read().splitlines(), source) if args.record == "-" else read_record(source)
+        events = read_record(args.record)
         game = Game.from_events(events, source)
     except RecordError as exc:
         return fail(str(exc))

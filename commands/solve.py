@@ -35,7 +35,7 @@ def register_referee(sub: argparse._SubParsersAction) -> None:
 
 def _solve(args: argparse.Namespace) -> int:
     from referee.analysis import analyse_game
-    from referee.record import RecordError, read_lines, read_record
+    from referee.record import RecordError, read_record
 
     if args.hand is not None and args.hand < 1:
         return fail(f"--hand {args.hand}: hands are numbered from 1")
@@ -45,7 +45,7 @@ def _solve(args: argparse.Namespace) -> int:
     for path in args.records:                      # read every record first: a bad one fails before any work
         source = "<stdin>" if path == "-" else path
         try:
-            events = read_lines(sys.stdin.read().splitlines(), source) if path == "-" else read_record(path)
+            events = read_record(path)
             from referee.game import Game
             Game.from_events(events, source)
         except RecordError as exc:

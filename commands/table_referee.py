@@ -70,12 +70,11 @@ def register_referee(sub: argparse._SubParsersAction) -> None:
 
 
 def _scoresheet(args: argparse.Namespace) -> int:
-    from referee.record import RecordError, read_lines, read_record
+    from referee.record import RecordError, read_record
     from referee.scoresheet import Scoresheet
 
     try:
-        lines = read_lines(sys.stdin.read().splitlines(), "<stdin>") if args.record == "-" \
-            else read_record(args.record)
+        lines = read_record(args.record)
         sheet = Scoresheet.from_record(lines)
     except RecordError as exc:
         return fail(f"{exc} (fix the record, then run scoresheet again)")
@@ -119,8 +118,13 @@ def _simulate(args: argparse.Namespace) -> int:
         rows = [("hands refereed", f"{m.hands} ({m.games} games, {m.observations} observations)"),
                 ("planted violations flagged (recall)", f"{m.flagged}/{m.planted} = {m.recall:.2%}"),
                 ("  ... of which with no console answer", f"{m.flagged_without_console}"),
+                ("planted but seen by no sensor (not counted)", str(m.untraced)),
                 ("accusations not planted", str(m.false_accusations)),
-                ("conflicts raised per hand", f"{d['conflicts_per_hand']:.3f} ({m.conflicts} in all)"),
+                ("questions to the console per hand", f"{d['conflicts_per_hand']:.3f} ({m.conflicts} in all; "
+                                                      f"{m.told / max(m.hands, 1):.3f} per hand only told of)"),
+                ("  ... of which 'to confirm'", f"{d['to_confirm_per_hand']:.3f} per hand ({m.to_confirm_asked}); "
+                                                f"{m.to_confirm_by_sensor} confirmed by a second read, "
+                                                f"{m.to_confirm_left} left unconfirmed"),
                 ("hands scored exactly", f"{m.hands_exact}/{m.hands} = {d['hands_exact_share']:.2%}"),
                 ("speed", f"{d['observations_per_second']} observations/s (simulation included)")]
         rows += [(f"  {kind}", f"{v['flagged']}/{v['planted']}") for kind, v in d["by_kind"].items()]
@@ -134,19 +138,33 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _ingest(args: argparse.Namespace) -> int:
+    from referee.record import RecordError
     from referee.store import StoreError, ingest_file
 
     def progress(line: int) -> None:
         print(f"\ringested {line} lines", end="", file=sys.stderr, flush=True)
 
+    unreadable: list[tuple[int, str]] = []
     try:
-        referee = ingest_file(args.observations, args.store, args.rules, args.burst, progress)
+        referee = ingest_file(args.observations, args.store, args.rules, max(args.burst, 1), progress,
+                              unreadable=lambda line, why: unreadable.append((line, why)))
     except (OSError, StoreError) as exc:
         return fail(f"{exc}")
+    except RecordError as exc:                      # the new store's header: an unknown --rules
+        return fail(f"--rules {args.rules}: {exc.message}")
     counts = referee.store.counts()
+    for oid, why in referee.set_aside:
+        print(f"\robservation {oid} is set aside: {why}", file=sys.stderr)
     referee.close()
     print(f"\r{counts['accepted']} observations accepted, {counts['rejected']} rejected, "
           f"{counts['events']} game events in {args.store}", file=sys.stderr)
+    if unreadable:
+        for line, why in unreadable[:10]:
+            print(f"{args.observations}:{line}: {why}", file=sys.stderr)
+        more = f" (and {len(unreadable) - 10} more)" if len(unreadable) > 10 else ""
+        return fail(f"{len(unreadable)} line(s) of {args.observations} are not observations{more}: they are "
+                    f"stored as rejected and every other line is in {args.store}; fix the source if they "
+                    f"should have counted")
     return 0
 
 

@@ -18,12 +18,14 @@ import argparse
 from pathlib import Path
 from typing import Callable
 
+from .arguments import port_number
 from .output import say
 
 
 def _web_options(parser: argparse.ArgumentParser, instance: str) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
+    parser.add_argument("--port", type=port_number, default=8000,
+                        help="port to listen on (default 8000; 0 picks a free one)")
     parser.add_argument("--instance", type=Path, default=Path(instance),
                         help=f"folder for the dashboard's SQLite files and game stores (default {instance})")
     parser.add_argument("--broadcast-delay", type=float, default=30.0, metavar="SECONDS",

@@ -34,6 +34,8 @@ import signal
 import threading
 from typing import Any, Callable, Optional
 
+from referee.json_text import loads
+
 from .db import HallDB, connect
 from .wire import (HALL_STREAM, INGEST_CONSUMER, JOIN_SUBJECT, WireError, check_table_id, parse_envelope,
                    table_stream)
@@ -162,7 +164,7 @@ class Ingest:
     # --- joins and heartbeats --------------------------------------------------------------------
     async def _on_join(self, js: Any, msg: Any) -> None:
         try:
-            request = json.loads(msg.data)
+            request = loads(msg.data)
             table_id = check_table_id(request.get("table", ""))
             board, domain = str(request["board"]), str(request["domain"])
         except (ValueError, KeyError, WireError) as exc:

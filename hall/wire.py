@@ -22,6 +22,8 @@ import json
 import re
 from typing import Any
 
+from referee.json_text import loads
+
 #: The hall's JetStream domain; each board's is ``b<board id>``.
 HALL_DOMAIN = "hall"
 #: The hall stream, which sources every table's stream.
@@ -75,7 +77,7 @@ def envelope(table_id: str, seq: int, game: int, n: int, event: dict, clock: flo
 
 def parse_envelope(data: bytes) -> dict[str, Any]:
     try:
-        msg = json.loads(data)
+        msg = loads(data)          # hostile text too: deep nesting, huge numbers (referee.json_text)
     except ValueError as exc:
         raise WireError(f"not JSON: {exc}") from None
     if not isinstance(msg, dict):

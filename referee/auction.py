@@ -77,7 +77,9 @@ class Call:
         return self.kind
 
 
-_CALL_RE = re.compile(r"^(?:(?P<value>\d+)|(?P<capot>capot)|(?P<take>take))(?P<mode>sa|ta|[shdc])?$")
+# A bid's value has at most 3 digits (ASCII: int() would also read other scripts' digits, and any
+# number of them, which then fails far from here).
+_CALL_RE = re.compile(r"^(?:(?P<value>[0-9]{1,3})|(?P<capot>capot)|(?P<take>take))(?P<mode>sa|ta|[shdc])?$")
 
 
 def parse_call(text: str) -> Call:
@@ -105,7 +107,8 @@ def parse_call(text: str) -> Call:
             if m["capot"]:
                 return Call("capot", mode=mode)
             return Call("bid", value=int(m["value"]), mode=mode)
-    raise CallError(f"{text!r} is not a call: write pass, a bid like 80h (80..160, then s h d c sa ta), "
+    shown = repr(text) if len(str(text)) <= 20 else repr(str(text)[:17] + "...")
+    raise CallError(f"{shown} is not a call: write pass, a bid like 80h (80..160, then s h d c sa ta), "
                     f"capoth, counter, recounter; classic: take, takes/takeh/taked/takec")
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
+from .auction import CallError, parse_call
 from .cards import card_name
 from .deal_watch import KINDS as DEAL_KINDS, DealWatch
 from .game import Game
@@ -48,6 +49,11 @@ class Desk:
             return f"console {a.action}: say which seat (N, E, S or W)"
         if a.action == "call" and not a.call:
             return "console call: give the call (pass, 80h, counter...)"
+        if a.action == "call":
+            try:
+                parse_call(a.call)        # a word that is no call is refused before anything is written
+            except CallError as exc:
+                return f"console call: {exc}"
         if a.action in ("confirm", "dismiss", "resolve"):
             if a.ref is None or not 1 <= a.ref <= len(self.conflicts):
                 return f"console {a.action}: conflict {a.ref} does not exist"
@@ -77,7 +83,7 @@ class Desk:
             self.queue.append({"type": "declare", "seat": SEAT_NAMES[a.seat],
                                "cards": [card_name(c) for c in a.cards], "obs": oid})
         elif a.action == "belote":
-            yield from self.play.belote(a.seat)
+            yield from self.play.belote(a.seat, a.t)
         elif a.action == "turned":
             self.deal.turned_at_console(a.cards[0], oid)
         elif a.action in ("confirm", "dismiss", "resolve"):
@@ -88,8 +94,7 @@ class Desk:
             else:
                 yield from self.play.answer(c, a.action, card, why)
         elif a.action == "replace":
-            old = self.game.events[a.ref - 1]
-            yield from self.play.correct_play(a.ref, {**old, "card": card_name(a.cards[0])}, "misread", why)
+            yield from self.play.name_card(a.ref, a.cards[0], why)
         elif a.action == "undo":
             events = self.game.events
             undone = {e["ref"] for e in events if e["type"] == "correction" and e.get("replace") is None}

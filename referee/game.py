@@ -45,7 +45,7 @@ API (stable; the table referee and the dashboard build on it):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from .auction import Auction, CallError, Contract
@@ -75,16 +75,26 @@ class HandResult:
     declarations: tuple[int, int] = (0, 0)
     tricks: tuple[int, int] = (0, 0)
     held: tuple[int, int] = (0, 0)               # litige points kept for the next hand
-    violations: list[Violation] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)    # "to confirm" ones included
     penalty: Optional[Seat] = None
 
+    @property
+    def confirmed(self) -> list[Violation]:
+        """The hand's violations, those still to confirm left out (not yet violations)."""
+        return [v for v in self.violations if not v.to_confirm]
+
     def as_dict(self) -> dict[str, Any]:
-        """DESIGN's per-hand object of ``check --json``."""
-        return {"number": self.number, "dealer": SEAT_NAMES[self.dealer],
-                "contract": self.contract.as_dict() if self.contract else None,
-                "card_points": _teams(self.card_points), "score": _teams(self.score),
-                "result": self.result, "capot": self.capot,
-                "violations": [v.as_dict() for v in self.violations]}
+        """DESIGN's per-hand object of ``check --json``; ``to_confirm`` (only when there are
+        some) lists the violations that rest on one read of one sensor."""
+        out = {"number": self.number, "dealer": SEAT_NAMES[self.dealer],
+               "contract": self.contract.as_dict() if self.contract else None,
+               "card_points": _teams(self.card_points), "score": _teams(self.score),
+               "result": self.result, "capot": self.capot,
+               "violations": [v.as_dict() for v in self.confirmed]}
+        pending = [v.as_dict() for v in self.violations if v.to_confirm]
+        if pending:
+            out["to_confirm"] = pending
+        return out
 
     def details(self) -> dict[str, Any]:
         """Everything a score sheet shows, beyond DESIGN's object."""
@@ -113,6 +123,8 @@ class _Hand:
         self.declarations: list[Declaration] = []
         self.says: dict[int, tuple[Seat, Optional[str], int]] = {}   # K/Q card -> (seat, say, order)
         self.plays: list[int] = []
+        self.refs: list[int] = []                    # the record event of each card in ``plays``
+        self.one_read: set[int] = set()              # play events that rest on one read of one sensor
         self.penalty: Optional[Seat] = None
         self.stop: Optional[Seat] = None             # the taker side's l'Arrêt, decided at the hand's end
 
@@ -143,6 +155,7 @@ class Game:
         self.next_dealer: Optional[Seat] = None
         self.stopped: Optional[dict] = None          # l'Arrêt: who stopped, with what claim
         self._replaced: dict[int, Optional[dict]] = {}
+        self._number = 0                             # the record number of the event being applied
 
     @classmethod
     def from_events(cls, events: list[dict], source: str = "") -> "Game":
@@ -220,6 +233,7 @@ class Game:
             raise RecordError("a second game header: one game per record")
         if event["type"] == "correction":
             return self._correct(event)
+        self._number = len(self.events) + 1
         try:
             found = self._apply(event)
         except RecordError:
@@ -253,6 +267,7 @@ class Game:
         for number, original in enumerate(events[1:], 2):
             effective = replaced.get(number, original) if original["type"] != "correction" else None
             if effective is not None:
+                self._number = number
                 try:
                     self._apply(effective)
                 except RecordError as exc:
@@ -285,7 +300,7 @@ class Game:
         if kind == "declare":
             return self._declare(hand, seat, event["cards"])
         if kind == "play":
-            return self._play(hand, seat, event["card"], event.get("say"))
+            return self._play(hand, seat, event["card"], event.get("say"), event.get("sources"))
         if kind == "penalty":
             hand.penalty = seat
             return []
@@ -392,13 +407,22 @@ class Game:
         hand.declarations.append(decl)
         return []
 
-    def _play(self, hand: _Hand, seat: Seat, text: str, say: Optional[str]) -> list[Violation]:
+    def _play(self, hand: _Hand, seat: Seat, text: str, say: Optional[str],
+              sources: Optional[list] = None) -> list[Violation]:
         play = hand.play
         card = _card(text, "play")
+        n = self._number
+        if sources is not None and len(sources) == 1:
+            hand.one_read.add(n)
+        # What the turn and the legality of this card depend on: the cards of its trick so far
+        # (the suit led, the card winning), or, leading, the last trick (its winner leads).
+        done = len(hand.plays) - len(hand.plays) % 4
+        context = hand.refs[done:] or hand.refs[-4:]
         if seat != play.to_play:
             v = Violation("out-of-turn", seat, f"{SEAT_NAMES[seat]} played {pretty(card)} out of turn: it is "
                           f"{SEAT_NAMES[play.to_play]}'s turn (the card goes back to the hand)",
-                          card=card, trick=play.trick_number, params=(("turn", SEAT_NAMES[play.to_play]),))
+                          card=card, trick=play.trick_number, params=(("turn", SEAT_NAMES[play.to_play]),),
+                          to_confirm=_resting(hand, [n, *context]))
             hand.violations.append(v)
             return [v]
         found = []
@@ -407,15 +431,19 @@ class Game:
         except PlayError as exc:
             raise RecordError(str(exc)) from None
         if violation is not None:
-            found.append(violation)
+            earlier = [hand.refs[hand.plays.index(card)]] if violation.rule == "already-played" else []
+            found.append(replace(violation, to_confirm=_resting(hand, [n, *context, *earlier])))
         hand.plays.append(card)
+        hand.refs.append(n)
         if rank_of(card) in (KING, QUEEN) or say:
             hand.says[card] = (seat, say, len(hand.plays))
         if say:
-            found.extend(self._check_say(hand, seat, card, say))
+            found.extend(replace(v, to_confirm=_resting(hand, [n])) for v in self._check_say(hand, seat, card, say))
         hand.violations.extend(found)
         if self.options.play_violation_penalty == "hand-lost" and hand.penalty is None:
             for v in found:
+                if v.to_confirm:
+                    continue                              # not a violation until it is confirmed
                 if v.rule.startswith("must-") or v.rule in ("not-held", "already-played"):
                     hand.penalty = v.seat
                     break
@@ -511,7 +539,8 @@ class Game:
         if hand.hands is None:
             leader = next_seat(hand.dealer, self.options.clockwise)
             # already-played was reported as it happened; the audit adds what the later plays prove
-            hand.violations.extend(v for v in audit(play.trump, leader, hand.plays, self.options)
+            hand.violations.extend(self._audit_rests(hand, v)
+                                   for v in audit(play.trump, leader, hand.plays, self.options)
                                    if v.rule != "already-played")
             declarations = []
             for d in hand.declarations:
@@ -521,10 +550,11 @@ class Game:
                         "declaration-not-held", d.seat,
                         f"{SEAT_NAMES[d.seat]} declared {' '.join(pretty(c) for c in iter_cards(d.cards))} "
                         f"but did not play {' '.join(pretty(c) for c in iter_cards(d.cards & ~played))}",
-                        params=(("reason", "played"),)))
+                        params=(("reason", "played"),), to_confirm=self._seat_rests(hand, d.seat)))
                 else:
                     declarations.append(d)
-            hand.violations.extend(self._unheld_belotes(hand))
+            hand.violations.extend(replace(v, to_confirm=self._seat_rests(hand, v.seat))
+                                   for v in self._unheld_belotes(hand))
         else:
             declarations = hand.declarations
         self._score(hand, play.card_points, play.tricks_won, tuple(self._belote_points(hand)), declarations)
@@ -593,6 +623,20 @@ class Game:
         self.next_dealer = next_seat(hand.dealer, self.options.clockwise)
         self._hand = None
 
+    def _audit_rests(self, hand: _Hand, v: Violation) -> Violation:
+        """A violation the audit found, with the plays resting on one read that prove it: the
+        card, the cards before it in its trick, and the later play of the card it held."""
+        i = hand.plays.index(v.card)
+        refs = hand.refs[i - i % 4:i + 1]
+        held = dict(v.params).get("held")
+        if held is not None and parse_card(held) in hand.plays:
+            refs.append(hand.refs[hand.plays.index(parse_card(held))])
+        return replace(v, to_confirm=_resting(hand, refs))
+
+    def _seat_rests(self, hand: _Hand, seat: Seat) -> tuple[int, ...]:
+        """The plays of ``seat`` resting on one read: what it did not play may be one of them."""
+        return _resting(hand, [n for (_, s), n in zip(self._played_by(hand), hand.refs) if s == seat])
+
     def _played_by(self, hand: _Hand) -> list[tuple[int, Seat]]:
         out = []
         for trick in hand.play.tricks:
@@ -636,6 +680,11 @@ class Game:
             held = [h.play.hand(s) if h.play else h.hands[s] for s in range(4)]
             out["private"]["hands"] = {SEAT_NAMES[s]: [card_name(c) for c in iter_cards(held[s])] for s in range(4)}
         return out
+
+
+def _resting(hand: _Hand, refs: list[int]) -> tuple[int, ...]:
+    """Which of the play events ``refs`` rest on one read of one sensor (sorted)."""
+    return tuple(sorted({n for n in refs if n in hand.one_read}))
 
 
 def _card(text: str, where: str) -> int:

@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-import math
+import json
 
 from .cards import CARD_NAMES, Card, CardError, card_name, parse_card
 from .seats import SEAT_NAMES, Seat, SeatError, parse_seat
@@ -185,17 +185,57 @@ def to_dict(obs: Observation) -> dict[str, Any]:
     return out
 
 
+#: The longest text each free-text field takes (a longer one is refused, never cut).
+TEXT_LIMITS = {"call": 16, "rule": 40, "by": 80, "reason": 300, "detail": 200, "uid": 40}
+#: Times are seconds; a sensor's clock may count from 1970, no further.
+MAX_TIME = 1e10
+#: An observation's evidence, as JSON: a few ids, a frame reference, a thumbnail name.
+MAX_EVIDENCE = 2000
+
+
 def _time(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ObservationError(f"time {value!r} is not a number of seconds")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+            not -MAX_TIME < value < MAX_TIME:       # compared before float(): 10**400 would overflow it
+        raise ObservationError(f"time {_short(value)} is not a number of seconds (at most {MAX_TIME:.0e})")
     return float(value)
+
+
+def _short(value: Any) -> str:
+    """``value`` for a message, cut so that a hostile value cannot flood it."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10 ** 30 else f"a {len(str(abs(value)))}-digit number"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _text(data: dict, name: str, default: Optional[str] = None) -> Optional[str]:
+    """Field ``name`` as text no longer than its limit; numbers are taken as their text."""
+    value = data.get(name, default)
+    if value is None or isinstance(value, str) and len(value) <= TEXT_LIMITS[name]:
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 10 ** 15:
+        return str(value)
+    if isinstance(value, str):
+        raise ObservationError(f"{name} is {len(value)} characters long: at most {TEXT_LIMITS[name]}")
+    raise ObservationError(f"{name} {_short(value)} is not text")
+
+
+def _evidence(data: dict) -> dict:
+    evidence = data.get("evidence") or {}
+    if not isinstance(evidence, dict):
+        raise ObservationError("evidence must be a JSON object")
+    try:
+        size = len(json.dumps(evidence))
+    except (TypeError, ValueError, RecursionError):
+        raise ObservationError("evidence must be plain JSON: ids, a frame reference, a thumbnail name") from None
+    if size > MAX_EVIDENCE:
+        raise ObservationError(f"evidence is {size} characters of JSON: at most {MAX_EVIDENCE}")
+    return evidence
 
 
 def _zone(value: Any, required: bool) -> Optional[str]:
     if value is None and not required:
         return None
     if value not in ZONES:
-        raise ObservationError(f"zone {value!r} does not exist: use one of {' '.join(ZONES)}")
+        raise ObservationError(f"zone {_short(value)} does not exist: use one of {' '.join(ZONES)}")
     return value
 
 
@@ -208,11 +248,11 @@ def _card(value: Any) -> Optional[Card]:
     known = _BY_NAME.get(value) if isinstance(value, str) else None
     if known is not None:
         return known                      # the canonical form, as sensors send it
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise ObservationError(f"card {value!r} is not a card name such as Jh")
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or isinstance(value, str) and len(value) > 8:
+        raise ObservationError(f"card {_short(value)} is not a card name such as Jh")
     if isinstance(value, int):
         if not 0 <= value < 32:
-            raise ObservationError(f"card {value} is not a card of the 32-card deck")
+            raise ObservationError(f"card {_short(value)} is not a card of the 32-card deck")
         return value
     try:
         return parse_card(value)
@@ -222,7 +262,7 @@ def _card(value: Any) -> Optional[Card]:
 
 def _source(value: Any) -> str:
     if value not in SOURCES:
-        raise ObservationError(f"source {value!r} is unknown: use one of {', '.join(SOURCES)}")
+        raise ObservationError(f"source {_short(value)} is unknown: use one of {', '.join(SOURCES)}")
     return value
 
 
@@ -232,27 +272,26 @@ def from_dict(data: Any) -> Observation:
         raise ObservationError(f"an observation is a JSON object, not {type(data).__name__}")
     kind = data.get("kind")
     t = _time(data.get("t"))
-    evidence = data.get("evidence") or {}
-    if not isinstance(evidence, dict):
-        raise ObservationError("evidence must be a JSON object")
+    evidence = _evidence(data)
     if kind == "console":
         action = data.get("action")
         if action not in CONSOLE_ACTIONS:
-            raise ObservationError(f"console action {action!r} is unknown: use one of {', '.join(CONSOLE_ACTIONS)}")
+            raise ObservationError(f"console action {_short(action)} is unknown: use one of {', '.join(CONSOLE_ACTIONS)}")
         seat = data.get("seat")
         try:
-            seat = None if seat is None else parse_seat(str(seat))
+            seat = None if seat is None else parse_seat(str(seat)[:8])
         except SeatError as exc:
             raise ObservationError(str(exc)) from None
         cards = data.get("cards") or []
-        if not isinstance(cards, list):
-            raise ObservationError("cards must be a list of card names")
+        if not isinstance(cards, list) or len(cards) > 8 or None in cards:
+            raise ObservationError("cards must be a list of at most 8 card names such as Jh")
         ref = data.get("ref")
-        if ref is not None and (isinstance(ref, bool) or not isinstance(ref, int)):
-            raise ObservationError(f"ref {ref!r} is not a whole number")
+        if ref is not None and (isinstance(ref, bool) or not isinstance(ref, int) or not 0 < ref < 10 ** 9):
+            raise ObservationError(f"ref {_short(ref)} is not the number of an event or a conflict (1, 2, ...)")
         call = data.get("call")
         if call is not None and not isinstance(call, str):
-            raise ObservationError(f"call {call!r} is not a call word such as 80h or pass")
+            raise ObservationError(f"call {_short(call)} is not a call word such as 80h or pass")
+        call = _text(data, "call")
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise ObservationError('result is the hand\'s tally, e.g. {"card_points": {"NS": 92, "EW": 70}}')
@@ -261,24 +300,24 @@ def from_dict(data: Any) -> Observation:
                                    '"belote": ["NS"], "capot": null}')
         return ConsoleAction(t=t, action=action, seat=seat, call=call,
                              cards=tuple(_card(c) for c in cards), ref=ref,
-                             rule=data.get("rule"), reason=str(data.get("reason", "")),
-                             by=str(data.get("by", "")), result=result)
+                             rule=_text(data, "rule"), reason=_text(data, "reason", ""),
+                             by=_text(data, "by", ""), result=result)
     source = _source(data.get("source"))
     if kind == "seen":
         confidence = data.get("confidence", 1.0)
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 1:
-            raise ObservationError(f"confidence {confidence!r} is not a number from 0 to 1")
+            raise ObservationError(f"confidence {_short(confidence)} is not a number from 0 to 1")
         return CardSeen(source=source, t=t, zone=_zone(data.get("zone"), False),
                         card=_card(data.get("card")), confidence=float(confidence),
-                        uid=data.get("uid"), evidence=evidence)
+                        uid=_text(data, "uid"), evidence=evidence)
     if kind == "gone":
         return CardGone(source=source, t=t, zone=_zone(data.get("zone"), False),
-                        card=_card(data.get("card")), uid=data.get("uid"), evidence=evidence)
+                        card=_card(data.get("card")), uid=_text(data, "uid"), evidence=evidence)
     if kind == "cleared":
         return ZoneCleared(source=source, t=t, zone=_zone(data.get("zone"), True), evidence=evidence)
     if kind == "sensor":
         state = data.get("state")
         if state not in SENSOR_STATES:
-            raise ObservationError(f"sensor state {state!r} is unknown: use one of {', '.join(SENSOR_STATES)}")
-        return SensorState(source=source, t=t, state=state, detail=str(data.get("detail", "")))
-    raise ObservationError(f"observation kind {kind!r} is unknown: use seen, gone, cleared, sensor or console")
+            raise ObservationError(f"sensor state {_short(state)} is unknown: use one of {', '.join(SENSOR_STATES)}")
+        return SensorState(source=source, t=t, state=state, detail=_text(data, "detail", ""))
+    raise ObservationError(f"observation kind {_short(kind)} is unknown: use seen, gone, cleared, sensor or console")

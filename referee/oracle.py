@@ -10,7 +10,7 @@ scoresheet tests and the benchmark replay.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from .cards import card_name, parse_card
 from .observations import ConsoleAction, Observation
@@ -36,7 +36,12 @@ class Oracle:
         if output.get("kind") == "violation" and output["rule"] == "misdeal":
             self.misdeal_open.discard(output["hand"])
 
-    def answer(self, conflict: dict[str, Any], t: float) -> ConsoleAction:
+    def answer(self, conflict: dict[str, Any], t: float) -> Optional[ConsoleAction]:
+        """The console's answer to ``conflict``; None while the table referee still waits for a
+        sensor to settle it (``waiting``): this referee answers when the table asks, which is
+        what :func:`referee.measure.run` counts as a question."""
+        if conflict.get("waiting"):
+            return None
         cid, kind, hand = conflict["id"], conflict["kind"], conflict["hand"]
         seat = "NESW".index(conflict["seat"]) if conflict.get("seat") else None
         if kind == "turned":                       # classic: the card turned up in the dealing area
@@ -76,6 +81,7 @@ def answered_stream(sim: SimGame) -> list[Observation]:
             stream.append(item)
             for out in referee.ingest(item):
                 oracle.observe(out.as_dict())
-                if out.kind == "conflict":
-                    pending.append(oracle.answer(out.data, obs.t))
+                answer = oracle.answer(out.data, obs.t) if out.kind == "conflict" else None
+                if answer is not None:
+                    pending.append(answer)
     return stream

@@ -19,18 +19,19 @@ last play, which carries the ``pickup``).
 When the evidence is not good enough it asks the console instead of
 accusing anyone, and answers the conflicts it raised: ``card-mismatch`` (camera and RFID disagree:
 the RFID card is recorded), ``card-unknown`` (no trustworthy reading),
-``camera-only`` (:mod:`referee.camera_doubts`), ``out-of-turn`` (a card early
-in a zone, nobody saw which hand it left). A camera-only table asks about
-every reading that is not sure (:data:`CAMERA_SURE`) while the card is still
-on the table, since a misread found tricks later would be a correction that
-reorders the tricks after it.
+``camera-only`` (a camera-only table asks about every reading that is not
+sure, :data:`CAMERA_SURE`, while the card is still on the table, since a
+misread found tricks later would be a correction that reorders the tricks
+after it), ``out-of-turn`` (a card early in a zone, nobody saw which hand it
+left). A play that one read of one sensor backs is recorded with that read as
+its ``sources``; a violation resting on it is "to confirm"
+(:mod:`referee.to_confirm`), and the cards of the next trick wait until it is.
 """
 
 from __future__ import annotations
 
 from typing import Any, Generator, Iterator, Optional
 
-from .camera_doubts import CameraDoubts
 from .cards import KING, QUEEN, Card, card_name, parse_card, pretty, rank_of, suit_of
 from .deal_watch import DealWatch
 from .game import Game
@@ -40,6 +41,7 @@ from .proposals import Ask, Conflict, Notice, Proposal, Settle, Write, correctio
 from .record import RecordError
 from .seats import SEAT_NAMES, Seat
 from .table_cards import CardOnTable, Played, TableCards
+from .to_confirm import OneRead, ToConfirm
 from .trump_tables import ALL_TRUMP, NO_TRUMP
 
 #: Seconds a card must stay in a play zone before it counts as played (a card
@@ -55,16 +57,18 @@ UNKNOWN_WAIT = 2.0
 CAMERA_SURE = 0.9
 #: Seconds after a trick is cleared to wait for the pile antennas.
 PICKUP_WAIT = 1.5
+#: Seconds a "belote" said before its card was read waits for that card: it is said as it is played.
+SAY_WAIT = 5.0
 
 
 class PlayWatch:
     """The play of each hand, from the play zones, the piles and the hands."""
 
-    def __init__(self, game: Game, deal: DealWatch, doubts: CameraDoubts, sources: set[str],
+    def __init__(self, game: Game, deal: DealWatch, to_confirm: ToConfirm, sources: set[str],
                  blocking: set[int]):
         self.game = game                      # read only: the referee writes
         self.deal = deal                      # who was dealt which card, and whether the play is on
-        self.doubts = doubts
+        self.to_confirm = to_confirm
         self.sources = sources                # the sensors seen so far ("rfid", "camera")
         self.blocking = blocking              # the open blocking conflicts' ids (read only)
         self.new_hand()
@@ -74,8 +78,9 @@ class PlayWatch:
         self.early_pile: dict[Card, tuple[str, int]] = {}        # pile reads before their trick was complete
         self.played: Played = {}                                 # card -> (trick, seat, event n)
         self.says: dict[Seat, int] = {}
-        self.pending_say: dict[Seat, bool] = {}
+        self.pending_say: dict[Seat, float] = {}                 # "belote" said before its card: when
         self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
+        self.order_only: set[int] = set()                        # out-of-turn questions only on timing
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -115,9 +120,7 @@ class PlayWatch:
         if card is not None and card in self.played:
             trick, seat, _ = self.played[card]
             if not camera:
-                # RFID does not misread: a late or moved tag, which confirms the camera's reading.
-                self.doubts.lift(self.game.hand_number, card)
-                return
+                return                                # RFID does not misread: a late or moved tag
             if (trick == play.trick_number or self.trick_done is not None) and \
                     (seat == zone or card in self.cards.gone_cards):
                 return                                # seen again where it lies, or moved
@@ -133,45 +136,101 @@ class PlayWatch:
         cards = self.cards
         if source == "rfid" and card is not None and card not in on_table and card not in self.played and \
                 not cards.shows(card) and card not in cards.back_in_hand:
+            misread = self._camera_misread(zone, card, oid)
+            if misread is not None:
+                on_table.add(card)
+                cards.gone_cards.add(card)
+                return _chain(misread, self.card_gone(source, zone, card, t, oid))
             # A tag leaving a play zone that no sensor saw arrive: it was played there, in turn.
             before = min([i.t for i in cards.items if not i.early], default=t) - 1e-3
-            cards.items.append(CardOnTable(zone=zone, t=before, rfid=card, oids=[oid], unseen_at=True))
+            item = CardOnTable(zone=zone, t=before, oids=[oid], unseen_at=True)
+            item.add_rfid(card, (f"play:{SEAT_NAMES[zone]}", "out"))
+            cards.items.append(item)
         if card is not None and (card in on_table or cards.shows(card)):
             cards.gone_cards.add(card)                # a card of this trick (not a late read of the last one)
         here = on_table | {c for i in cards.items for c in (i.cam, i.rfid) if c is not None}
         pickup = (card is None and (on_table or cards.items)) or len(cards.gone_cards & here) >= 2
         if pickup:
-            for item in cards.items:
-                item.gone_t = None                    # picked up with the trick, not taken back
-                item.closed = True                    # a later card in its zone is another card
-        if card is None or card in on_table or pickup:
-            if not pickup:
-                return None                           # one card moved (knocked): it stays the play it was
-            if self.trick_done is not None:
-                self.trick_done.setdefault("cleared", t)
-            elif play.trick or any(not i.early for i in cards.items):
-                return self._missing_play(t)
-            return None
+            return self._picked_up_at(t)
+        if card is None or card in on_table:
+            return None                               # one card moved (knocked): it stays the play it was
         for item in cards.items:                      # maybe taken back: decided once the pickup is ruled out
             if item.zone == zone and card == (item.cam if source == "camera" else item.rfid) \
                     and item.conflict is None and not item.early:
                 item.gone_t = t
         return None
 
-    def _missing_play(self, t: float) -> Iterator[Proposal]:
-        """The trick is being picked up but the player to play has no card: nobody saw it."""
-        play = self.game.play
-        seat = play.to_play
-        items = self.cards.items
-        if any(i.seat == seat for i in items) or self.blocking:
-            return
-        # It was put down in turn, before the cards that followed it (they are not out of turn).
-        item = CardOnTable(zone=seat, t=min([i.t for i in items if not i.early], default=t) - 1e-3, unseen_at=True)
-        items.append(item)
-        yield from self._ask(item, "card-unknown", f"trick {play.trick_number} is being picked up but no sensor "
-                             f"saw {SEAT_NAMES[seat]}'s card: which card?", seat, play.trick_number)
+    def _camera_misread(self, zone: Optional[Seat], card: Card, oid: int,
+                        trick: Optional[int] = None) -> Optional[Iterator[Proposal]]:
+        """A tag, ``card``, is read as ``trick`` (default: the one on the table) is picked up: leaving
+        ``zone``, or (``zone`` None) in a pile. But only the camera read that seat's card of the
+        trick (in a pile: the one card of the trick only the camera read), as another card: the
+        camera misread it (a tag is not misread). The play is corrected with the RFID's card, or
+        the pending one changed."""
+        trick = trick or self.game.play.trick_number
+        done = self.trick_done
+        mine = [(c, n, s) for c, (k, s, n) in self.played.items() if k == trick and zone in (None, s) and c != card
+                and (self._camera_alone(n) if n else done is not None and done["card"] == c
+                     and done["one"][0] == "camera")]
+        if len(mine) != 1:
+            return None                               # none, or which one is not known: a question later
+        read, n, zone = mine[0]
+        if not n:                                     # the trick's last card, waiting for its pickup
+            done["event"] = {**{k: v for k, v in done["event"].items() if k != "sources"},
+                             "card": card_name(card), "sources": ["rfid"],
+                             "evidence": done["event"].get("evidence", []) + [oid]}
+            done["card"] = card
+            done["one"] = ("rfid", (f"play:{SEAT_NAMES[zone]}", "out"), 1.0)
+            done["cards"] = (done["cards"] - {read}) | {card}
+            self.played[card] = self.played.pop(read)
+            return iter(())
+        old = {k: v for k, v in self.game.events[n - 1].items() if k != "sources"}
+        self.played[card] = self.played.pop(read)
+        return self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
+                                     "evidence": old.get("evidence", []) + [oid]}, "misread", {"evidence": [oid]})
 
-    def card_in_pile(self, card: Card, where: str, oid: int) -> Optional[Iterator[Proposal]]:
+    def _camera_alone(self, n: int) -> bool:
+        """Does play event ``n`` rest on one camera read, with no second read since?"""
+        one = self.to_confirm.plays.get(n)
+        return one is not None and one.sensor == "camera" and one.second is None
+
+    def _picked_up_at(self, t: float, unseen: bool = False) -> Optional[Iterator[Proposal]]:
+        """The trick on the table is being picked up (its cards leave the zones, or reach a pile;
+        ``unseen``: a pile read a card of it that nobody saw played)."""
+        cards = self.cards
+        window = cards.pickups
+        for item in cards.items:
+            item.gone_t = None                        # picked up with the trick, not taken back
+            if item.window is None:
+                item.window = window                  # a later card in its zone is another card
+        if unseen or any(i.window == window for i in cards.items):
+            cards.pickups += 1
+        if self.trick_done is not None:
+            self.trick_done.setdefault("cleared", t)
+        elif unseen or self.game.play.trick or any(not i.early for i in cards.items):
+            return self._missing_play(t, window)
+        return None
+
+    def _missing_play(self, t: float, window: int) -> Iterator[Proposal]:
+        """The trick is being picked up but players still to play have no card: nobody saw them."""
+        play = self.game.play
+        items = self.cards.items
+        if self.blocking:
+            return
+        order = [(play.to_play + k * (1 if self.game.options.clockwise else 3)) & 3 for k in range(4 - len(play.trick))]
+        for k, seat in enumerate(order):
+            if any(i.seat == seat for i in items):
+                continue
+            # It was put down in turn: after the cards of the players before it, before those after it.
+            before = [i.t for i in items if not i.early and i.seat in order[:k]]
+            after = [i.t for i in items if not i.early and i.seat in order[k + 1:]]
+            at = max(before) + 1e-3 if before else min(after, default=t) - 1e-3
+            item = CardOnTable(zone=seat, t=at, unseen_at=not before, window=window)
+            items.append(item)
+            yield from self._ask(item, "card-unknown", f"trick {play.trick_number} is being picked up but no "
+                                 f"sensor saw {SEAT_NAMES[seat]}'s card: which card?", seat, play.trick_number)
+
+    def card_in_pile(self, card: Card, where: str, t: float, oid: int) -> Optional[Iterator[Proposal]]:
         """A pile antenna (``where``: ``NS`` or ``EW``) read ``card``: who picked the trick up.
         Proposes the trick's last play once its pile is known."""
         done = self.trick_done
@@ -179,11 +238,22 @@ class PlayWatch:
             play = self.game.play
             if play is not None and (card in play.trick or self.cards.shows(card)):
                 self.early_pile.setdefault(card, (where, oid))   # its trick's last play is not decided yet
+                self.cards.gone_cards.add(card)
+                return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
+            if play is not None and card not in self.played and card not in self.cards.back_in_hand:
+                if not play.trick and play.trick_number > 1:       # the trick just picked up: misread?
+                    misread = self._camera_misread(None, card, oid, play.trick_number - 1)
+                    if misread is not None:
+                        return misread
+                return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick
             return None
+        if card not in done["cards"] and card not in self.played:
+            return self._camera_misread(None, card, oid, done["trick"])
         if card not in done["cards"] or done.get("pile"):
             return None
         done["pile"] = where
         done["pile_obs"] = oid
+        done["pile_card"] = card
         return self._flush_trick()
 
     # -- deciding, as time goes by ----------------------------------------------------
@@ -244,6 +314,7 @@ class PlayWatch:
         item = min((i for i in live if i.seat == to_play), key=lambda i: (not i.zone_seen, i.t), default=None)
         if item is None:
             return None
+        item = _last_put_down(live, item)
         later = any(i.t > item.t and i.seat != to_play and not i.early for i in live)
         if not (now >= item.t + (SETTLE if item.zone_seen else SETTLE + RFID_WAIT) or later):
             return None
@@ -254,8 +325,26 @@ class PlayWatch:
         """Commit a settled card, or ask about it or the cards around it first; True when
         something was decided."""
         trick = play.trick_number
+        if self.to_confirm.blocks(self.game.hand_number, trick):
+            return False                              # an earlier trick's violation rests on one read
+        first = min((i for i in live if not i.early and i.read), key=lambda i: i.t, default=item)
+        if not play.trick and trick > 1 and first.seat != to_play and \
+                (yield from self.to_confirm.ask_winner(self.game.hand_number, trick - 1, to_play, first.seat)):
+            return True                               # the last trick's winner is in doubt: a card misread?
         for other in sorted(live, key=lambda i: i.t):       # cards put down before this one, out of turn
             if other.t < item.t and other.seat != to_play and not other.early:
+                mine = next(((c, n) for c, (k, s, n) in self.played.items() if k == trick and s == other.seat and n),
+                            None)
+                if mine is not None and other.card is not None:
+                    # That player's card of this trick is recorded already: one of the two was shown and
+                    # taken back (the reads of its going back were missed or late), not a card out of turn.
+                    c = yield Ask(Conflict(
+                        "card-unknown", f"{SEAT_NAMES[other.seat]}'s card at trick {trick} was recorded as "
+                        f"{pretty(mine[0])}, but {SEAT_NAMES[other.seat]} put down {pretty(other.card)} too: "
+                        f"which card did {SEAT_NAMES[other.seat]} play?", trick=trick, seat=other.seat,
+                        blocking=True, ref=mine[1], proposal=other.card, evidence=tuple(other.oids)))
+                    other.conflict = c.id
+                    return True
                 if other.origin is not None:
                     yield from self._write_out_of_turn(other)
                 else:
@@ -271,13 +360,14 @@ class PlayWatch:
             if first is not None:
                 yield from self._ask(first, "out-of-turn", f"nobody saw when {SEAT_NAMES[to_play]} put down its "
                                      f"card: did {SEAT_NAMES[first.seat]} play before {SEAT_NAMES[to_play]}, out "
-                                     f"of turn?", first.seat, trick, first.card)
+                                     f"of turn?", first.seat, trick, first.card, order_only=True)
                 return True
         rfid_on = "rfid" in self.sources
         if item.rfid is None and item.card_override is None and rfid_on:
             found = self.cards.origin_card(to_play, item.t, self.played)
             if found is not None:
-                item.rfid, item.origin = found, to_play
+                item.origin = to_play
+                item.add_rfid(found, (f"hand:{SEAT_NAMES[to_play]}", "out"))
                 item.oids.append(self.cards.hand_off[found][1])
             elif now < item.t + (RFID_WAIT if item.cam is not None else UNKNOWN_WAIT) and not later:
                 return False
@@ -287,8 +377,6 @@ class PlayWatch:
             yield from self._ask(item, "card-unknown", f"{SEAT_NAMES[to_play]} played a card at trick {trick} but "
                                  f"{why}: which card?", to_play, trick)
             return True
-        if card in self.played and (yield from self.doubts.ask(self.played, self.played[card][1], only=card)):
-            return True                               # the earlier reading of this card is the suspect
         camera_only = item.rfid is None and item.card_override is None and rfid_on
         if camera_only:
             holder = self.deal.holder(card)
@@ -297,41 +385,27 @@ class PlayWatch:
                                      f"{SEAT_NAMES[to_play]} but the RFID saw it dealt to {SEAT_NAMES[holder]}: "
                                      f"which card?", to_play, trick, card)
                 return True
-        doubtful = camera_only or (not rfid_on and item.card_override is None)
-        violates = self._would_violate(to_play, card)
-        unsure = doubtful and not rfid_on and item.rfid is None and item.conf <= CAMERA_SURE   # a camera reading
-        if doubtful and (violates or unsure):
-            why = "it would be a violation" if violates else "the reading is not sure"
+        if not rfid_on and item.card_override is None and item.rfid is None and item.conf <= CAMERA_SURE:
             yield from self._ask(item, "camera-only", f"only the camera read {SEAT_NAMES[to_play]}'s card, "
-                                 f"{pretty(card)} ({item.conf:.0%} sure), and {why}: confirm the card",
-                                 to_play, trick, card)
+                                 f"{pretty(card)} ({item.conf:.0%} sure), and the reading is not sure: "
+                                 f"confirm the card", to_play, trick, card)
             return True
-        # A certain card that breaks a rule: the cards it is judged against (this trick's, the
-        # led card above all) and the seat's own earlier ones must be right first.
-        if violates and ((yield from self.doubts.ask(self.played, None, trick=trick))
-                         or (yield from self.doubts.ask(self.played, to_play))):
-            return True
-        if trick == 8 and len(play.trick) == 3 and play.hand(0) is None and \
-                (yield from self.doubts.ask_before_audit(self.played, card)):
-            return True
-        yield from self._commit(item, to_play, doubtful)
+        yield from self._commit(item, to_play)
         return True
 
     def _ask(self, item: CardOnTable, kind: str, message: str, seat: Seat, trick: int,
-             proposal: Optional[Card] = None) -> Iterator[Proposal]:
-        """A blocking question about a card on the table, which stays there until it is answered."""
+             proposal: Optional[Card] = None, order_only: bool = False) -> Iterator[Proposal]:
+        """A blocking question about a card on the table, which stays there until it is answered.
+        ``order_only``: an out-of-turn question only because nobody saw when the card before it was
+        put down; a "no" leaves the card where it is, in its turn."""
         c = yield Ask(Conflict(kind, message, trick=trick, seat=seat, blocking=True, evidence=tuple(item.oids),
                                proposal=proposal, item=item))
         item.conflict = c.id
-
-    def _would_violate(self, seat: Seat, card: Card) -> bool:
-        play = self.game.play
-        if play.hand(seat) is None:
-            return False
-        return play.copy().play(card) is not None
+        if order_only:
+            self.order_only.add(c.id)
 
     # -- writing the plays --------------------------------------------------------------
-    def _commit(self, item: CardOnTable, seat: Seat, camera_only: bool) -> Iterator[Proposal]:
+    def _commit(self, item: CardOnTable, seat: Seat) -> Iterator[Proposal]:
         play = self.game.play
         card = item.card
         hand = self.game.hand_number
@@ -339,14 +413,20 @@ class PlayWatch:
         event: dict[str, Any] = {"type": "play", "seat": SEAT_NAMES[seat], "card": card_name(card)}
         if item.say:
             event["say"] = item.say
-        elif self.pending_say.get(seat) and self._belote_card(card):    # said before the card was read
+        elif seat in self.pending_say and abs(item.t - self.pending_say[seat]) < SAY_WAIT and \
+                self._belote_card(card):
+            # said before the card was read (and not long before: it was said with this card)
             event["say"] = "rebelote" if self.says.get(seat) else "belote"
             self.says[seat] = self.says.get(seat, 0) + 1
             del self.pending_say[seat]
         evidence = tuple(item.oids) + ((item.frame,) if item.frame else ())
         event["evidence"] = list(evidence)
-        if camera_only:
-            event["sources"] = ["camera"]
+        one = item.one_read()
+        if card in self.early_pile:
+            one = None                                # the pile antenna read it too: a second read
+        if one is not None:
+            event["sources"] = [one]
+        read = next(iter(item.rfid_reads)) if one == "rfid" else ()
         cards = self.cards
         cards.items.remove(item)
         for other in [i for i in cards.items if i.conflict is None and not i.early and
@@ -354,13 +434,17 @@ class PlayWatch:
             cards.items.remove(other)                 # the same card seen twice, or a stale hand read
             if other.say and "say" not in event:
                 event["say"] = other.say              # "belote" was said over the other reading
+        for other in _shown_before(cards.items, item):
+            cards.items.remove(other)
+            yield Notice(f"{pretty(other.card) if other.card is not None else 'a card'} was shown in "
+                         f"{SEAT_NAMES[seat]}'s zone and taken back")
         cards.hand_off.pop(card, None)
         mismatch = item.cam_seen and item.cam is not None and item.rfid is not None and item.cam != item.rfid \
             and item.card_override is None
         last = len(play.trick) == 3
         if last:
             self.trick_done = {"event": event, "cards": set(play.trick) | {card}, "t": item.t, "trick": trick,
-                               "seat": seat, "card": card, "camera_only": camera_only,
+                               "seat": seat, "card": card, "one": (one, read, item.conf),
                                "mismatch": (item.cam, item.rfid) if mismatch else None, "oids": item.oids}
             self.played[card] = (trick, seat, 0)
             seen = [self.early_pile[c] for c in self.trick_done["cards"] if c in self.early_pile]
@@ -371,13 +455,13 @@ class PlayWatch:
         n = len(self.game.events) + 1
         self.played[card] = (trick, seat, n)
         yield Write(event)
-        yield from self._after_play(hand, trick, seat, card, n, camera_only,
+        yield from self._after_play(hand, trick, seat, card, n, (one, read, item.conf),
                                     (item.cam, item.rfid) if mismatch else None, item.oids)
 
-    def _after_play(self, hand: int, trick: int, seat: Seat, card: Card, n: int, camera_only: bool,
+    def _after_play(self, hand: int, trick: int, seat: Seat, card: Card, n: int, one: tuple,
                     mismatch: Optional[tuple], oids) -> Iterator[Proposal]:
-        if camera_only:
-            self.doubts.note(hand, card, n)
+        if one[0] is not None:
+            self.to_confirm.note(n, OneRead(hand, card, seat, trick, *one))
         if mismatch:
             yield Ask(Conflict("card-mismatch", f"the camera read {pretty(mismatch[0])} but the RFID read "
                                f"{pretty(mismatch[1])} for {SEAT_NAMES[seat]}'s card at trick {trick}: "
@@ -393,13 +477,16 @@ class PlayWatch:
         self.cards.gone_cards = set()
         hand = self.game.hand_number
         event = done["event"]
+        if event.get("sources") and done.get("pile_card") == done["card"]:
+            del event["sources"]                      # the pile antenna read it too: a second read
+            done["one"] = (None, (), 1.0)
         if done.get("pile"):
             pile = done["pile"]
             event["pickup"] = {"pile": pile, "evidence": [done["pile_obs"]]}
         n = len(self.game.events) + 1
         self.played[done["card"]] = (done["trick"], done["seat"], n)
         yield Write(event)
-        yield from self._after_play(hand, done["trick"], done["seat"], done["card"], n, done["camera_only"],
+        yield from self._after_play(hand, done["trick"], done["seat"], done["card"], n, done["one"],
                                     done["mismatch"], done["oids"])
 
     def _write_out_of_turn(self, item: CardOnTable) -> Iterator[Proposal]:
@@ -412,10 +499,15 @@ class PlayWatch:
                      "evidence": list(evidence)})
         item.early = True
 
+    def name_card(self, ref: int, card: Card, why: dict) -> Iterator[Proposal]:
+        """The console names the card of play event ``ref`` (a misread): its word, not a sensor's read."""
+        old = {k: v for k, v in self.game.events[ref - 1].items() if k != "sources"}
+        yield from self.correct_play(ref, {**old, "card": card_name(card)}, "misread", why)
+
     def correct_play(self, ref: int, replacement: dict[str, Any], reason: str, why: dict) -> Iterator[Proposal]:
         """Correct play event ``ref`` (a misread, a belote said late): a doubt about it goes with it."""
         yield Write(correction(ref, replacement, reason, why))
-        self.doubts.replaced(ref)
+        self.to_confirm.replaced(ref)
 
     # -- the console --------------------------------------------------------------------
     def answer(self, c: Conflict, action: str, card: Optional[Card], why: dict) -> Iterator[Proposal]:
@@ -428,8 +520,12 @@ class PlayWatch:
                 item.card_override = card
             if action in ("confirm", "resolve"):
                 yield from self._write_out_of_turn(item)
-            else:
-                item.early = True
+            elif c.id not in self.order_only:
+                item.early = True                 # down before its turn: it waits for it
+            return
+        if c.kind == "to-confirm" and (action == "dismiss" or (card if action == "resolve" else c.proposal)
+                                        == c.proposal):
+            yield from self.to_confirm.answer(c, action, card, why)
             return
         if action == "confirm":
             chosen = c.proposal
@@ -446,17 +542,24 @@ class PlayWatch:
             old = self.game.events[c.ref - 1]
             before = parse_card(old["card"])
             if chosen != before:
-                yield from self.correct_play(c.ref, {**old, "card": card_name(chosen)}, "misread", why)
+                yield from self.name_card(c.ref, chosen, why)
                 if c.hand == self.game.hand_number and before in self.played:
                     # The real card is recorded now: the old one is still to play, and
                     # readings of the real one still waiting in a zone are that same card.
                     self.played[chosen] = self.played.pop(before)
                     self.cards.items = [i for i in self.cards.items
                                         if i.conflict is not None or chosen not in (i.rfid, i.cam)]
-            self.doubts.lift(c.hand, before)
+            for item in self.cards.items:             # a card that waited on this question about its seat's
+                if item.conflict == c.id:             # recorded card: the same card now, or another one later
+                    item.conflict = None
+                    if item.card == chosen:
+                        self.cards.items.remove(item)
+                    else:
+                        item.early = True
+                    break
         yield Settle(c, {"confirm": "confirmed", "dismiss": "dismissed"}.get(action, "resolved"), action)
 
-    def belote(self, seat: Seat) -> Iterator[Proposal]:
+    def belote(self, seat: Seat, t: float) -> Iterator[Proposal]:
         """Attach "belote"/"rebelote" to ``seat``'s card being played: a trump king or queen on
         the table or just played when there is one (the sensors may hold other readings of that
         seat), else its card on the table, else its next card."""
@@ -473,7 +576,7 @@ class PlayWatch:
             (pair or mine)[0].say = word               # without trumps, the engine will say why it is wrong
             self.says[seat] = self.says.get(seat, 0) + 1
             return
-        self.pending_say[seat] = True
+        self.pending_say[seat] = t
 
     def _has_belote(self) -> bool:
         play = self.game.play
@@ -484,3 +587,24 @@ class PlayWatch:
         if card is None or play is None or rank_of(card) not in (KING, QUEEN):
             return False
         return play.trump == ALL_TRUMP or suit_of(card) == play.trump
+
+
+def _shown_before(items: list[CardOnTable], item: CardOnTable) -> list[CardOnTable]:
+    """The cards ``item``'s player put down (or took from its hand) before it, in the same trick:
+    shown and taken back (one player plays one card a trick; the reads of their going back were
+    missed)."""
+    return [i for i in items if i is not item and i.seat == item.seat and i.t < item.t
+            and i.window == item.window and i.conflict is None and not i.early]
+
+
+def _last_put_down(live: list[CardOnTable], item: CardOnTable) -> CardOnTable:
+    """Of the cards ``item``'s player put down in this trick, the last one: the others were shown and
+    taken back."""
+    return max([item] + [i for i in live if item in _shown_before(live, i)], key=lambda i: i.t)
+
+
+def _chain(*parts: Optional[Iterator[Proposal]]) -> Iterator[Proposal]:
+    """The proposals of several steps, in turn (a step may have none: None)."""
+    for part in parts:
+        if part is not None:
+            yield from part

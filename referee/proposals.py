@@ -13,6 +13,7 @@ before the part goes on:
   whose rejection that is);
 - :class:`Ask`: a :class:`Conflict` for the console; the reply is the same
   conflict, now numbered and filed;
+- :class:`Press`: a question that waited for a sensor must now be answered (blocking);
 - :class:`Settle`: an answer to an open conflict;
 - :class:`Notice`: a sentence for the screens (a card shown and taken back);
 - :class:`Flag`: a violation found before its deal is in the record (a
@@ -53,6 +54,7 @@ class Conflict:
     alternative: Optional[Card] = None       # what dismiss gives, for card conflicts
     ref: Optional[int] = None                # the record event concerned, once written
     blocking: bool = False
+    waiting: bool = False                    # the referee still waits for a sensor to settle it
     evidence: tuple = ()
     status: str = "open"                     # open | confirmed | dismissed | resolved
     item: Any = None                         # what the part that asked needs to act on the answer
@@ -64,6 +66,8 @@ class Conflict:
         out = {"id": self.id, "kind": self.kind, "message": self.message, "hand": self.hand,
                "status": self.status, "blocking": self.blocking, "choices": choices,
                "evidence": list(self.evidence)}
+        if self.waiting:
+            out["waiting"] = True
         if self.trick is not None:
             out["trick"] = self.trick
         if self.seat is not None:
@@ -103,6 +107,14 @@ class Settle:
 
 
 @dataclass(frozen=True)
+class Press:
+    """A question that waited for a sensor can wait no longer: the console must answer it
+    (it becomes blocking)."""
+
+    conflict: Conflict
+
+
+@dataclass(frozen=True)
 class Notice:
     """A sentence for the screens."""
 
@@ -121,7 +133,7 @@ class Redeal:
     """The deal is void: every part forgets the hand's cards (the same dealer deals again)."""
 
 
-Proposal = Write | Ask | Settle | Notice | Flag | Redeal
+Proposal = Write | Ask | Press | Settle | Notice | Flag | Redeal
 
 
 def correction(ref: int, replace: Optional[dict[str, Any]], reason: str, why: dict[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from typing import Any, Iterable, Iterator, Optional
+
+from .json_text import JSONTextError, loads
 
 VERSION = 1
 EVENT_TYPES = ("game", "deal", "call", "declare", "play", "correction", "penalty", "stop", "tally")
@@ -144,11 +147,11 @@ def _check_tally(event: dict) -> None:
 
 
 def parse_line(text: str) -> dict:
-    """One line of a record as a checked event."""
+    """One line of a record as a checked event (hostile text included: :mod:`referee.json_text`)."""
     try:
-        event = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON ({exc.msg} at column {exc.colno}): each line is one event object") from None
+        event = loads(text)
+    except JSONTextError as exc:
+        raise RecordError(f"{exc}: each line is one event object") from None
     return check_event(event)
 
 
@@ -182,15 +185,34 @@ def read_lines(lines: Iterable[str], source: str = "") -> list[dict]:
 
 
 def read_record(path: str | os.PathLike) -> list[dict]:
-    """Read a ``.jsonl`` record; RecordError names the file and line of a problem."""
+    """Read a ``.jsonl`` record (``-``: standard input); RecordError names the file and
+    line of a problem."""
     source = os.fspath(path)
     try:
-        with open(source, encoding="utf-8-sig") as handle:     # a BOM from a Windows editor is fine
-            return read_lines(handle.read().splitlines(), source)
+        if source == "-":
+            source, data = "<stdin>", sys.stdin.buffer.read()
+        else:
+            with open(source, "rb") as handle:
+                data = handle.read()
     except OSError as exc:
         raise RecordError(f"cannot read the record: {exc.strerror}", None, source) from None
-    except UnicodeDecodeError:
-        raise RecordError("not a UTF-8 text file: a record is JSON Lines text", None, source) from None
+    return read_lines(decode_lines(data, source), source)
+
+
+def decode_lines(data: bytes, source: str = "") -> list[str]:
+    """The lines of a UTF-8 text (a BOM from a Windows editor is fine); bytes that
+    are not UTF-8 are a :class:`RecordError` naming their line and column."""
+    lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    out = []
+    for number, raw in enumerate(lines, 1):
+        try:
+            out.append(raw.decode("utf-8").removesuffix("\r"))
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at column {exc.start + 1}): "
+                              f"a record is JSON Lines text; save it as UTF-8", number, source) from None
+    return out
 
 
 def dumps_event(event: dict) -> str:

@@ -12,7 +12,9 @@ only thing those two have.
 
 Per hand: number, dealer, contract (taker, call, counter), card points,
 belote, declarations, result, points for each team, running totals, and the
-violations with the trick, seat, card and rule.
+violations with the trick, seat, card and rule. A violation that rests on a
+play read once by one sensor and was never confirmed is not one: it is kept
+apart (``to_confirm``), and the printed sheet notes it as such.
 
 >>> from referee.scoresheet import Scoresheet
 >>> sheet = Scoresheet.from_record([{"type": "game", "version": 1, "rules": "ffb-contree"},
@@ -59,6 +61,7 @@ class SheetRow:
     totals: tuple[int, int]
     violations: list[dict[str, Any]] = field(default_factory=list)
     penalty: Optional[str] = None
+    to_confirm: list[dict[str, Any]] = field(default_factory=list)   # not violations until confirmed
 
     @property
     def contract_text(self) -> str:
@@ -76,7 +79,7 @@ class SheetRow:
                 "card_points": teams(self.card_points), "belote": teams(self.belote),
                 "declarations": teams(self.declarations), "result": self.result, "capot": self.capot,
                 "points": teams(self.points), "totals": teams(self.totals), "violations": self.violations,
-                "penalty": self.penalty}
+                "penalty": self.penalty, "to_confirm": self.to_confirm}
 
 
 @dataclass
@@ -98,9 +101,12 @@ class Scoresheet:
     @classmethod
     def from_referee(cls, referee) -> "Scoresheet":
         game = referee.game
-        table = {}
+        table: dict[int, list] = {}
         for hand, v in referee.table_violations:
             table.setdefault(hand, []).append(v.as_dict())
+        pending: dict[int, list] = {}
+        for hand, v in referee.to_confirm():
+            pending.setdefault(hand, []).append(v.as_dict())
         rows, running = [], [0, 0]
         for r in game.results:
             running[0] += r.score[0]
@@ -111,8 +117,9 @@ class Scoresheet:
                 call=c.call if c else None, counter=c.counter if c else 1, card_points=r.card_points,
                 belote=r.belote, declarations=r.declarations, result=r.result, capot=r.capot, points=r.score,
                 totals=(running[0], running[1]),
-                violations=table.pop(r.number, []) + [v.as_dict() for v in r.violations],
-                penalty=SEAT_NAMES[r.penalty] if r.penalty is not None else None))
+                violations=table.pop(r.number, []) + [v.as_dict() for v in r.confirmed],
+                penalty=SEAT_NAMES[r.penalty] if r.penalty is not None else None,
+                to_confirm=pending.pop(r.number, [])))
         for row in rows:                        # a misdeal before an all-pass keeps its hand number
             row.violations.sort(key=lambda v: v.get("trick") or 0)
         winner = TEAM_NAMES[game.winner] if game.winner is not None else None
@@ -197,6 +204,8 @@ class Scoresheet:
         story.append(Paragraph(f"<b>{result}</b>", styles["BodyText"]))
         notes = [f"Hand {r.number}: {_violation_text(v)}" for r in self.rows for v in r.violations]
         notes += [f"Hand {r.number}: penalty against {r.penalty}" for r in self.rows if r.penalty]
+        notes += [f"Hand {r.number}, not confirmed (a play read once by one sensor), so no violation: "
+                  f"{_violation_text(v)}" for r in self.rows for v in r.to_confirm]
         if notes:
             story.append(Spacer(1, 3 * mm))
             story.append(Paragraph("<b>Referee's notes</b>", styles["BodyText"]))
@@ -271,7 +280,12 @@ def scoresheet_text(game, title: str = "") -> str:
             lines.append(f"{'':5}{'; '.join(extras)}")
         for v in r.violations:
             where = f"trick {v.trick}" if v.trick else "auction" if v.call else "deal"
-            lines.append(f"{'':5}! {where}: {v.rule}: {v.message}")
+            if v.to_confirm:
+                events = ", ".join(f"#{n}" for n in v.to_confirm)
+                lines.append(f"{'':5}? {where}: {v.rule}: {v.message} (to confirm: play {events} was read once "
+                             f"by one sensor; not a violation until confirmed)")
+            else:
+                lines.append(f"{'':5}! {where}: {v.rule}: {v.message}")
     t = game.totals
     winner = "NS" if game.winner == 0 else "EW" if game.winner == 1 else ("drawn" if game.over else "none yet")
     lines.append(f"totals NS {t[0]}  EW {t[1]}  winner: {winner}")

@@ -46,7 +46,7 @@ from .play import HandPlay
 from .player import SEATS, Player
 from .rules import profile
 from .seats import SEAT_NAMES, Seat, next_seat, team_of, TEAM_NAMES
-from .sensor_faults import Faults
+from .sensor_faults import Faults, misread
 
 PLAY_KINDS = {"revoke": "must-follow", "no-trump": "must-trump", "no-overtrump": "must-overtrump"}
 VIOLATION_KINDS = tuple(PLAY_KINDS) + ("out-of-turn", "wrong-pickup", "misdeal")
@@ -68,6 +68,8 @@ class Planted:
     trick: Optional[int] = None
     card: Optional[Card] = None
     detail: str = ""
+    traced: bool = True          # False: no sensor reported anything of it (a wrong pickup whose pile
+                                 # reads were all missed): no table could flag it
 
     @property
     def rule(self) -> str:
@@ -81,6 +83,8 @@ class Planted:
             out["card"] = card_name(self.card)
         if self.detail:
             out["detail"] = self.detail
+        if not self.traced:
+            out["traced"] = False
         return out
 
 
@@ -113,12 +117,13 @@ class _Emitter:
     def console(self, t: float, **kw: Any) -> None:
         self._add(ConsoleAction(t=t, **kw))
 
-    def rfid(self, t: float, seen: bool, zone: str, card: Card, uid: Optional[str] = None) -> None:
+    def rfid(self, t: float, seen: bool, zone: str, card: Card, uid: Optional[str] = None) -> bool:
+        """An RFID edge, maybe missed (False), late or reported twice."""
         if not self.f.rfid:
-            return
+            return False
         r = self.rng.random()
         if r < self.f.rfid_miss:
-            return
+            return False
         if r < self.f.rfid_miss + self.f.rfid_late:
             t += self.rng.uniform(0.2, 0.8)
         uid = uid or uid_of(card)
@@ -128,6 +133,7 @@ class _Emitter:
         self._add(obs)
         if self.rng.random() < self.f.duplicate:
             self._add(replace(obs, t=t + 0.05))
+        return True
 
     def camera_seen(self, t: float, zone: str, card: Card, honest: bool = False) -> None:
         if not self.f.camera:
@@ -136,8 +142,9 @@ class _Emitter:
         r = self.rng.random()
         read, conf = card, round(self.rng.uniform(0.9, 1.0), 3)
         if not honest and r < self.f.misread:
-            read = self.rng.choice([c for c in range(32) if c != card])
-            conf = round(self.rng.uniform(0.55, 0.9), 3)
+            read = misread(self.rng, card, self.f.like_reader)
+            sure = self.f.sure_misread > 0 and self.rng.random() < self.f.sure_misread
+            conf = round(self.rng.uniform(0.9, 1.0) if sure else self.rng.uniform(0.55, 0.9), 3)
         elif not honest and r < self.f.misread + self.f.unreadable:
             read, conf = None, round(self.rng.uniform(0.1, 0.4), 3)
         obs = CardSeen(source="camera", t=t, zone=zone, card=read, confidence=conf,
@@ -452,14 +459,15 @@ def _play_hand(em: _Emitter, rng: random.Random, player: Player, contract, deale
         # --- the pickup, by the winner's side (or the other one when planted)
         winner = hp.winners[-1]
         pile = team_of(winner) if wrong_pickup != trick else 1 - team_of(winner)
-        if wrong_pickup == trick:
-            planted.append(Planted("wrong-pickup", number, winner ^ 1, trick, detail=TEAM_NAMES[pile]))
         t = tclear
         for seat, card, _ in chosen:
             em.camera_cleared(t, f"play:{SEAT_NAMES[seat]}")
+        piled = False
         for i, (seat, card, _) in enumerate(chosen):
             em.rfid(t + 0.05 + 0.02 * i, False, f"play:{SEAT_NAMES[seat]}", card)
-            em.rfid(t + 0.3 + 0.05 * i, True, f"pile:{TEAM_NAMES[pile]}", card)
+            piled |= em.rfid(t + 0.3 + 0.05 * i, True, f"pile:{TEAM_NAMES[pile]}", card)
+        if wrong_pickup == trick:
+            planted.append(Planted("wrong-pickup", number, winner ^ 1, trick, detail=TEAM_NAMES[pile], traced=piled))
         t += 0.6
     return t + 1.0
 

@@ -29,9 +29,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
+from .json_text import JSONTextError, loads
 from .observations import Observation, ObservationError, from_dict, to_dict
+from .record import RecordError, check_event
 from .table_referee import Output, TableReferee
 
 _SCHEMA = """
@@ -39,7 +41,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS observations (
     id INTEGER PRIMARY KEY,          -- the observation id the referee cites as evidence
     raw TEXT NOT NULL,               -- exactly as received (JSON), even when malformed
-    status TEXT NOT NULL,            -- accepted | rejected
+    status TEXT NOT NULL,            -- accepted | rejected | set-aside (the referee failed on it)
     reason TEXT,                     -- why it was rejected
     cursor TEXT                      -- position in the source, for an idempotent reader
 );
@@ -49,6 +51,10 @@ CREATE TABLE IF NOT EXISTS events (
     event TEXT NOT NULL              -- the game record line (JSON)
 );
 """
+
+
+#: The status of an observation the referee failed on: kept, never acted on again.
+SET_ASIDE = "set-aside"
 
 
 class StoreError(RuntimeError):
@@ -82,6 +88,13 @@ class EventStore:
             self.db.execute("COMMIT")
             self._in_tx = False
 
+    def rollback(self) -> None:
+        """Forget everything since the transaction began (a request that failed leaves nothing)."""
+        if self._in_tx:
+            self.db.execute("ROLLBACK")
+            self._in_tx = False
+        self._next_id = self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM observations").fetchone()[0]
+
     def close(self) -> None:
         self.commit()
         self.db.close()
@@ -90,7 +103,11 @@ class EventStore:
     @property
     def header(self) -> Optional[dict[str, Any]]:
         row = self.db.execute("SELECT value FROM meta WHERE key='header'").fetchone()
-        return None if row is None else json.loads(row[0])
+        try:
+            return None if row is None else check_event(loads(row[0]))
+        except (JSONTextError, RecordError) as exc:
+            raise StoreError(f"{self.path} holds a game header this program cannot read ({exc}); "
+                             f"move it aside and start a new one") from None
 
     def set_header(self, header: dict[str, Any]) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('header', ?)", (json.dumps(header),))
@@ -110,6 +127,17 @@ class EventStore:
     def mark_rejected(self, rows: Iterable[tuple[str, int]]) -> None:
         """Observations found unusable when acted on (a time going back): ``(reason, id)``."""
         self.db.executemany("UPDATE observations SET status='rejected', reason=? WHERE id=?", rows)
+
+    def set_aside(self, obs_id: int, reason: str) -> None:
+        """Observation ``obs_id`` made the referee fail: it stays stored, and is no longer acted on."""
+        self.begin()
+        self.db.execute("UPDATE observations SET status=?, reason=? WHERE id=?", (SET_ASIDE, reason, obs_id))
+
+    def replace_events(self, events: Iterable[tuple[int, Optional[int], dict[str, Any]]]) -> None:
+        """The game events as a replay made them, after an observation was set aside."""
+        self.begin()
+        self.db.execute("DELETE FROM events")
+        self.append_events(events)
 
     def append_events(self, events: Iterable[tuple[int, Optional[int], dict[str, Any]]]) -> None:
         self.begin()
@@ -137,6 +165,7 @@ class EventStore:
     def counts(self) -> dict[str, int]:
         obs = dict(self.db.execute("SELECT status, COUNT(*) FROM observations GROUP BY status").fetchall())
         return {"accepted": obs.get("accepted", 0), "rejected": obs.get("rejected", 0),
+                "set_aside": obs.get(SET_ASIDE, 0),
                 "events": self.db.execute("SELECT COUNT(*) FROM events").fetchone()[0]}
 
     def export_record(self) -> list[dict[str, Any]]:
@@ -175,27 +204,83 @@ class StoredReferee(TableReferee):
     returns its outputs after the commit. ``ingest_raw`` takes the JSON text
     as it came from a sensor or a file: malformed input is stored as rejected
     with its reason, and the game goes on.
+
+    Nothing stored can stop a game. Should the referee fail on an observation
+    (a bug: it raises instead of answering), the burst is rolled back, the
+    referee reopened from the store, and each observation of the burst tried
+    alone: the one it fails on is stored *set aside* with the error, refused
+    with that reason, and never acted on again; a reopened store that meets
+    such a row (stored by an older version) sets it aside the same way and
+    goes on. ``set_aside`` lists them, ``(id, reason)``, for the person who
+    started the table.
     """
 
     def __init__(self, path: str | Path, rules: str = "ffb-contree", options: Optional[dict] = None,
                  seats: Optional[dict[str, str]] = None, header: Optional[dict[str, Any]] = None):
         self.store = EventStore(path)
-        self._new_events: list[tuple[int, Optional[int], dict[str, Any]]] = []
+        self.set_aside: list[tuple[int, str]] = []
         stored = self.store.header
         header = stored or header or TableReferee.make_header(rules, options, seats)
-        super().__init__(header=header)
-        self._replaying = True
+        try:
+            super().__init__(header=header)
+        except RecordError as exc:
+            if stored is None:
+                raise                           # the caller's header: its own error
+            raise StoreError(f"{path} holds a game this program cannot referee ({exc}); "
+                             f"move it aside and start a new one") from None
         if stored is None:
             self.store.set_header(header)
+            self.store.commit()
+            self._replaying = False
+            self._new_events: list[tuple[int, Optional[int], dict[str, Any]]] = []
+            self._stored_events = 0
         else:
-            for oid, raw, status, reason in self.store.observations():
-                self._ingest_raw(raw, None, store=False)
-            if self.store.counts()["events"] > len(self.events):
-                # An imported record: events without the observations that made them.
-                self.load_events(self.store.events()[len(self.events):], store=False)
+            self._replay()
+
+    def _replay(self) -> None:
+        """Be where the stored observations left the game: act on each again, in order.
+
+        A row this program refuses though an older one accepted it is marked rejected with the
+        reason, and one it fails on is set aside (both listed in ``set_aside``); the stored
+        events are then rewritten as this replay made them."""
+        while True:
+            TableReferee.__init__(self, header=self.store.header)
+            self._replaying, self._new_events, self._stored_events = True, [], 0
+            oid = None
+            try:
+                for oid, raw, status, reason in self.store.observations():
+                    if status == SET_ASIDE:
+                        self.reject(reason)             # it keeps its id; nothing else
+                    else:
+                        why = self._act(*self._parse(raw))[1]
+                        if why and status == "accepted":
+                            self.store.mark_rejected([(why, oid)])
+                            self.set_aside.append((oid, f"now refused: {why}"))
+                    self._after(oid)
+            except Exception as exc:                    # noqa: BLE001 - any failure: that row goes aside
+                self._put_aside(oid, exc)
+                continue
+            break
+        stored = self.store.events()
+        if stored[:len(self.events)] != self.events:
+            self.store.replace_events(self._new_events)  # as this replay made them
+        elif len(stored) > len(self.events):
+            # An imported record: events without the observations that made them.
+            self.load_events(stored[len(self.events):], store=False)
         self.store.commit()
         self._replaying = False
+        self._new_events = []
         self._stored_events = len(self.events)
+
+    def _put_aside(self, oid: Optional[int], exc: Exception) -> str:
+        reason = (f"set aside: the referee failed on this observation ({type(exc).__name__}: {str(exc)[:160]}); "
+                  f"the game goes on without it")
+        if oid is None:
+            raise exc
+        self.store.set_aside(oid, reason)
+        self.store.commit()
+        self.set_aside.append((oid, reason))
+        return reason
 
     # -- the durable side of ingestion -------------------------------------------
     def _after(self, obs_id: Optional[int]) -> None:
@@ -214,11 +299,11 @@ class StoredReferee(TableReferee):
     @staticmethod
     def _parse(raw: str) -> tuple[Optional[Observation], Optional[str]]:
         try:
-            return from_dict(json.loads(raw)), None
+            return from_dict(loads(raw)), None
         except ObservationError as exc:
             return None, str(exc)
-        except ValueError as exc:
-            return None, f"not JSON: {exc}"
+        except JSONTextError as exc:
+            return None, str(exc)
 
     def _act(self, obs: Optional[Observation], reason: Optional[str]) -> tuple[list[Output], Optional[str]]:
         """Act on one parsed observation; returns the outputs and why it was rejected, if it was."""
@@ -228,21 +313,47 @@ class StoredReferee(TableReferee):
             return self.reject(reason), reason
         return self.ingest(obs, checked=True), None
 
-    def _ingest_raw(self, raw: str, cursor: Optional[str], store: bool = True) -> list[Output]:
-        obs, reason = self._parse(raw)
-        if not store:
-            return self._act(obs, reason)[0]
-        return self._ingest_parsed([(raw, cursor, obs, reason)])
-
     def ingest_raw(self, raw: str, cursor: Optional[str] = None) -> list[Output]:
-        outputs = self._ingest_raw(raw, cursor)
+        outputs = self._ingest_parsed([(raw, cursor, *self._parse(raw))])
         self.store.commit()
         return outputs
 
     def _ingest_parsed(self, rows: list[tuple[str, Optional[str], Optional[Observation], Optional[str]]]
                        ) -> list[Output]:
         """Append a burst's observations, then act on each in order, then append the game events
-        (one transaction, committed by the caller)."""
+        (one transaction, committed by the caller). Should the referee fail, nothing of the burst
+        is kept and each of its observations is tried alone (:meth:`_recover`)."""
+        try:
+            return self._ingest_rows(rows)
+        except sqlite3.Error as exc:
+            self.store.rollback()
+            self._replay()
+            raise StoreError(f"the game store {self.store.path} could not be written ({exc}): "
+                             f"nothing of this was recorded") from None
+        except Exception as exc:                        # noqa: BLE001 - a failure must not leave half a burst
+            if self._replaying:
+                raise
+            return self._recover(rows, exc)
+
+    def _recover(self, rows: list[tuple[str, Optional[str], Optional[Observation], Optional[str]]],
+                 exc: Exception) -> list[Output]:
+        self.store.rollback()
+        self._replay()
+        if len(rows) == 1:
+            raw, cursor, _, _ = rows[0]
+            oid = self.store.append_observations([(raw, cursor, None)])
+            self.store.commit()
+            reason = self._put_aside(oid, exc)
+            self._replay()
+            return [Output("rejected", {"obs": oid, "reason": reason})]
+        outputs: list[Output] = []
+        for row in rows:
+            outputs += self._ingest_parsed([row])
+            self.store.commit()
+        return outputs
+
+    def _ingest_rows(self, rows: list[tuple[str, Optional[str], Optional[Observation], Optional[str]]]
+                     ) -> list[Output]:
         first = self.store.append_observations((raw, cursor, reason) for raw, cursor, _, reason in rows)
         outputs: list[Output] = []
         late_rejects = []
@@ -289,31 +400,70 @@ class StoredReferee(TableReferee):
         self.store.close()
 
 
+#: The longest observation line :func:`ingest_file` reads (one is a few hundred bytes).
+MAX_LINE = 64 * 1024
+
+
+def _lines(handle: Any) -> Iterator[tuple[int, str, Optional[str]]]:
+    """``(number, text, why it is unreadable or None)`` for each line of a binary file, without
+    ever holding more than :data:`MAX_LINE` bytes of one line."""
+    number = 0
+    while True:
+        data = handle.readline(MAX_LINE + 1)
+        if not data:
+            return
+        number += 1
+        why = None
+        if len(data) > MAX_LINE and not data.endswith(b"\n"):
+            while (rest := handle.readline(MAX_LINE)) and not rest.endswith(b"\n"):
+                pass
+            data, why = data[:200], f"longer than {MAX_LINE // 1024} KiB: not an observation"
+        data = data.rstrip(b"\r\n")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            text = data.decode("utf-8", "backslashreplace")
+            why = why or f"not UTF-8 text (byte 0x{data[exc.start]:02x} at column {exc.start + 1})"
+        yield number, text, why
+
+
 def ingest_file(source: str | Path, path: str | Path, rules: str = "ffb-contree", burst: int = 64,
-                progress=None, header: Optional[dict[str, Any]] = None, pace=None) -> StoredReferee:
+                progress=None, header: Optional[dict[str, Any]] = None, pace=None,
+                unreadable: Optional[Callable[[int, str], None]] = None) -> StoredReferee:
     """Ingest an observation file (JSON Lines, one observation per line) into the store at ``path``.
 
     Idempotent: each line's number is its cursor, so a run killed at any point
     and started again resumes after the last committed burst; no line is lost
-    or applied twice. Malformed lines are stored as rejected, with the reason.
-    ``header`` is a new store's game line; ``pace()`` is called after each
-    burst (a live source's rhythm, in the crash test).
+    or applied twice. A line that is not an observation (not UTF-8, not JSON,
+    not an observation's shape) is stored as rejected, with the reason, and
+    ``unreadable(line number, reason)`` is told; the lines after it go on.
+    Blank lines are skipped. ``header`` is a new store's game line;
+    ``pace()`` is called after each burst (a live source's rhythm, in the
+    crash test).
     """
     referee = StoredReferee(path, rules=rules, header=header)
     done = int(referee.store.cursor or 0)
-    batch: list[tuple[str, str]] = []
-    with open(source, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if number <= done:
+    batch: list[tuple[str, Optional[str], Optional[Observation], Optional[str]]] = []
+
+    def flush() -> None:
+        referee._ingest_parsed(batch)
+        referee.store.commit()
+        batch.clear()
+
+    with open(source, "rb") as handle:
+        for number, text, why in _lines(handle):
+            if number <= done or not text.strip() and why is None:
                 continue
-            batch.append((line.rstrip("\n"), str(number)))
+            obs, why = (None, why) if why else referee._parse(text)
+            if why and unreadable:
+                unreadable(number, why)
+            batch.append((text, str(number), obs, why))
             if len(batch) >= burst:
-                referee.ingest_burst(batch)
-                batch = []
+                flush()
                 if progress:
                     progress(number)
                 if pace:
                     pace()
     if batch:
-        referee.ingest_burst(batch)
+        flush()
     return referee

@@ -16,10 +16,12 @@ from typing import Optional
 
 from .cards import Card
 from .observations import CardGone, CardSeen
-from .seats import Seat
+from .seats import SEAT_NAMES, Seat
 
-#: Seconds after a card left its zone before it counts as taken back (a pickup may be starting).
-TAKEBACK_WAIT = 0.3
+#: Seconds after a card left its zone before it counts as taken back: a pickup may be starting,
+#: and with reads missing the next sign of it (another card leaving, a pile read) may come late.
+#: A card taken back is seen back in its hand sooner, as a rule.
+TAKEBACK_WAIT = 1.0
 #: A tag seen leaving a hand this soon after it came back is a late read of the earlier edge.
 STALE_READ = 0.4
 
@@ -38,12 +40,14 @@ class CardOnTable:
     conf: float = 0.0
     frame: Optional[str] = None
     rfid: Optional[Card] = None
+    rfid_reads: set = field(default_factory=set)   # each RFID read of ``rfid``: (zone, "in" | "out")
+    by_console: bool = False                 # the console entered it (a table without sensors)
     origin: Optional[Seat] = None            # the hand it left (RFID), the strongest "who"
     oids: list[int] = field(default_factory=list)
     early: bool = False                      # out of turn, waiting for its seat's turn
     gone_t: Optional[float] = None           # when it left its zone (a take-back, unless a pickup follows)
     zone_seen: bool = True                   # False: only seen leaving the hand so far
-    closed: bool = False                     # its trick was picked up while it waited
+    window: Optional[int] = None             # the pickup its trick went with, once picked up while it waited
     say: Optional[str] = None
     conflict: Optional[int] = None
     card_override: Optional[Card] = None     # settled at the console
@@ -59,6 +63,37 @@ class CardOnTable:
     def seat(self) -> Seat:
         return self.origin if self.origin is not None else self.zone
 
+    @property
+    def closed(self) -> bool:
+        """Its trick was picked up while it waited: a later card in its zone is another card."""
+        return self.window is not None
+
+    @property
+    def read(self) -> bool:
+        """Did a sensor see it (or the console enter it)? Else it is a card nobody saw, placed
+        in its turn: its time says nothing."""
+        return self.cam_seen or bool(self.rfid_reads) or self.by_console
+
+    def one_read(self) -> Optional[str]:
+        """The sensor (``camera``, ``rfid``) of the one read that names this card, when only one
+        does: no other sensor agrees, nor another RFID antenna (the hand the tag left, the zone);
+        None when two or more do, or the console settled or entered it."""
+        if self.card_override is not None or self.by_console:
+            return None
+        card = self.card
+        reads = len(self.rfid_reads) if self.rfid == card else 0
+        camera = self.cam_seen and self.cam == card
+        if reads + camera != 1:
+            return None
+        return "camera" if camera else "rfid"
+
+    def add_rfid(self, card: Card, read: tuple) -> None:
+        """An RFID read of ``card`` (``read``: zone and edge) backs this card."""
+        if self.rfid is None:
+            self.rfid = card
+        if self.rfid == card:
+            self.rfid_reads.add(read)
+
 
 class TableCards:
     """The undecided cards of the trick being played, and the hand tags seen on their way."""
@@ -68,10 +103,11 @@ class TableCards:
         self.hand_off: dict[Card, tuple[Seat, int, float]] = {}  # card -> (seat, obs, t) it left that hand
         self.back_in_hand: dict[Card, float] = {}                # card -> when it came back to the hand
         self.gone_cards: set[Card] = set()                       # trick cards seen leaving their zone
+        self.pickups = 0                                         # the tricks seen picked up this hand
 
     def shows(self, card: Card) -> bool:
-        """Does a sensor read ``card`` on the table?"""
-        return any(card in (i.cam, i.rfid) for i in self.items)
+        """Does a sensor read ``card`` on the table (or the console name it)?"""
+        return any(card in (i.cam, i.rfid, i.card_override) for i in self.items)
 
     def stale(self, card: Optional[Card], t: float) -> bool:
         """Is a tag read of ``card`` at ``t`` a late read of it from before it came back to the hand?"""
@@ -95,12 +131,13 @@ class TableCards:
             if item.card == obs.card or (item.rfid is None and item.zone == seat and item.origin is None
                                          and abs(item.t - obs.t) < 1.5 and item.cam_seen):
                 item.origin = seat
-                if item.rfid is None:
-                    item.rfid = obs.card
+                item.add_rfid(obs.card, (obs.zone, "out"))
                 item.oids.append(oid)
                 return
         # The card left the hand: it is on its way to the play zone, whatever the zone's sensors say.
-        self.items.append(CardOnTable(zone=seat, t=obs.t, rfid=obs.card, origin=seat, oids=[oid], zone_seen=False))
+        item = CardOnTable(zone=seat, t=obs.t, origin=seat, oids=[oid], zone_seen=False)
+        item.add_rfid(obs.card, (obs.zone, "out"))
+        self.items.append(item)
 
     def seen(self, obs: CardSeen, zone: Seat, oid: int, played: Played) -> None:
         """A sensor read a card (``obs.card`` None: one it could not read) in ``zone``'s play
@@ -109,13 +146,15 @@ class TableCards:
         camera = obs.source == "camera"
         for item in self.items:                       # the same card seen again
             if card is not None and card == (item.cam if camera else item.rfid):
+                if not camera and obs.source != "console":
+                    item.rfid_reads.add((obs.zone, "in"))
                 if not item.zone_seen:                # seen leaving the hand, now seen in the zone
                     item.zone_seen = True
                     item.oids.append(oid)
                 return
         target = None
         here = [i for i in sorted(self.items, key=lambda i: i.t)
-                if i.zone == zone and i.conflict is None and not i.early and not i.closed]
+                if i.zone == zone and i.conflict is None and not i.early and not i.closed and i.gone_t is None]
         if card is not None:                          # the same card from the other sensor
             target = next((i for i in here if (i.rfid if camera else i.cam) == card), None)
         for item in [] if target is not None else here:
@@ -136,12 +175,18 @@ class TableCards:
             target.cam_seen, target.cam, target.conf = True, card, obs.confidence
             target.frame = obs.evidence.get("frame")
         else:
+            if target.rfid != card:
+                target.rfid_reads = set()             # the reads of another tag are not this one's
             target.rfid = card
+            if obs.source == "console":
+                target.by_console = True
+            else:
+                target.rfid_reads.add((obs.zone, "in"))
         if card is not None and target.origin is None and (not camera or target.rfid is None):
             off = self.hand_off.get(card) if card not in played else None
             if off is not None:
                 target.origin = off[0]
-                target.rfid = card
+                target.add_rfid(card, (f"hand:{SEAT_NAMES[off[0]]}", "out"))
                 target.oids.append(off[1])
         target.oids.append(oid)
 

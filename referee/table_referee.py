@@ -19,8 +19,9 @@ outputs:
 - the deal watcher (:mod:`referee.deal_watch`): the cards arriving in the
   hands, the deal rounds, misdeals;
 - the play watcher (:mod:`referee.play_watch`): the cards on the table
-  (:mod:`referee.table_cards`) turned into plays, tricks and pickups, with the
-  plays only the camera saw held in doubt (:mod:`referee.camera_doubts`);
+  (:mod:`referee.table_cards`) turned into plays, tricks and pickups;
+- the plays read once by one sensor (:mod:`referee.to_confirm`): a violation
+  resting on one is "to confirm" until a second read or the console confirms it;
 - the console desk (:mod:`referee.desk`): the console's actions, the answers
   to conflicts, corrections;
 - the screen (:mod:`referee.screen`): the state as the screens get it.
@@ -48,26 +49,31 @@ API (the dashboard and the demo build on it)
   the table's clock.
 - ``snapshot()``: the whole state as a JSON-able dict: ``phase``, ``dealer``,
   ``auction``, ``contract``, ``trick``, ``tricks``, ``hands`` (results),
-  ``totals``, ``violations``, ``conflicts``, ``zones`` (cards on the table not
-  yet decided), ``sensors``, and ``private`` (the cards held: filter it out of
-  public feeds).
+  ``totals``, ``violations``, ``to_confirm`` (the violations resting on one
+  read), ``conflicts``, ``zones`` (cards on the table not yet decided),
+  ``sensors``, and ``private`` (the cards held: filter it out of public feeds).
 - ``record`` (the game record: header then events, DESIGN's JSON Lines form),
-  ``violations()`` (every violation, the table's included), ``results``.
+  ``violations()`` (every violation, the table's included), ``to_confirm()``
+  (those not yet violations: they rest on one read of one sensor), ``results``.
 
 Outputs (:class:`Output`, ``kind`` then fields; ``as_dict()`` for JSON):
 ``event`` (``n``, ``event``: a line appended to the game record),
 ``violation`` (``hand``, and DESIGN's violation fields with ``evidence``:
 observation ids and the camera frame reference), ``conflict`` (an open
 question for the console: ``id``, ``kind``, ``message``, ``hand``, ``trick``,
-``seat``, ``proposal``, ``choices``, ``blocking``), ``resolved``, ``score`` (a
+``seat``, ``proposal``, ``choices``, ``blocking``, ``waiting``; a question
+that waited for a sensor comes again, blocking, when the console must
+answer it), ``resolved``, ``score`` (a
 finished hand and the totals), ``rescored`` (every hand again, after a
 correction), ``rejected`` (with the reason), ``notice`` (a card taken back).
 
 Conflicts: ``card-mismatch`` (camera and RFID disagree: the RFID card is
 recorded; confirm keeps it, dismiss takes the camera's, resolve names the
 card), ``card-unknown`` (no trustworthy reading: resolve names the card),
-``camera-only`` (a card only the camera saw would make a violation: confirm
-the card or resolve with the right one), ``out-of-turn`` (a card early in a
+``camera-only`` (a camera-only table's reading that is not sure: confirm
+the card or resolve with the right one), ``to-confirm`` (a violation rests
+on a play read once by one sensor: confirm the card, resolve with the right
+one, or dismiss: it stays unconfirmed, never a violation), ``out-of-turn`` (a card early in a
 zone, nobody saw which hand it left: confirm records the out-of-turn play,
 resolve records it with the card named, dismiss lets it wait for its turn),
 ``turned`` (classic belote: the dealing area did not read the turned card:
@@ -97,17 +103,17 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional
 
-from .camera_doubts import CameraDoubts
 from .cards import Card, parse_card
 from .deal_watch import DealWatch
 from .desk import Desk
 from .game import Game
 from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play_watch import PlayWatch
-from .proposals import Ask, Conflict, Flag, Notice, Proposal, Redeal, Settle, Write
+from .proposals import Ask, Conflict, Flag, Notice, Press, Proposal, Redeal, Settle, Write
 from .record import RecordError
 from .screen import snapshot
 from .seats import SEAT_NAMES, TEAM_NAMES, Seat, parse_seat, team_of
+from .to_confirm import ToConfirm
 from .violations import Violation
 
 #: zone name -> (kind, seat or team index)
@@ -144,11 +150,12 @@ class TableReferee:
         self._out: list[Output] = []
         self._evidence: dict[tuple[int, Card], tuple] = {}     # (hand, card) -> the evidence of its play
         self.deal_watch = DealWatch(self.game, self._blocking, dealer)
-        self.play_watch = PlayWatch(self.game, self.deal_watch, CameraDoubts(self.game, self.conflicts, self._evidence),
-                                    self.seen_sources, self._blocking)
+        self.confirming = ToConfirm(self.game, self.conflicts)
+        self.play_watch = PlayWatch(self.game, self.deal_watch, self.confirming, self.seen_sources, self._blocking)
         self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking)
-        self._writers = {Write: self._write_proposed, Ask: self._file_conflict, Settle: self._settle_conflict,
-                      Notice: self._notice, Flag: self._flag, Redeal: lambda _: self._new_hand()}
+        self._writers = {Write: self._write_proposed, Ask: self._file_conflict, Press: self._press_conflict,
+                         Settle: self._settle_conflict, Notice: self._notice, Flag: self._flag,
+                         Redeal: lambda _: self._new_hand()}
 
     @staticmethod
     def make_header(rules: str = "ffb-contree", options: Optional[dict] = None,
@@ -189,6 +196,7 @@ class TableReferee:
         for event in events:
             self._write(event)
         self._out = []
+        self.confirming.waiting = []              # an imported record's plays read once stay to confirm
         self.deal_watch.mode = {"deal": "idle", "auction": "auction", "play": "play"}.get(self.game.phase, "idle")
         self.deal_watch.dealer = self.game.dealer if self.game.dealer is not None else self.game.next_dealer
 
@@ -200,12 +208,20 @@ class TableReferee:
 
     # -- violations -------------------------------------------------------------------
     def violations(self) -> list[tuple[int, Violation]]:
-        """Every violation of the game as ``(hand number, violation)``, with its evidence."""
-        found = [(r.number, v) for r in self.game.results for v in r.violations]
-        found += [(self.game.hand_number, v) for v in self.game.hand_violations]
-        found = [(h, self._with_evidence(h, v)) for h, v in found]
+        """Every violation of the game as ``(hand number, violation)``, with its evidence; those
+        still to confirm are not violations yet (:meth:`to_confirm`)."""
+        found = [(h, v) for h, v in self._all_violations() if not v.to_confirm]
         pending = [(self.game.hand_number, v) for v in self.deal_watch.misdeals_pending]
         return sorted(found + self.table_violations + pending, key=lambda hv: (hv[0], hv[1].trick or 0))
+
+    def to_confirm(self) -> list[tuple[int, Violation]]:
+        """The violations that rest on a play read once by one sensor, not yet confirmed."""
+        return [(h, v) for h, v in self._all_violations() if v.to_confirm]
+
+    def _all_violations(self) -> list[tuple[int, Violation]]:
+        found = [(r.number, v) for r in self.game.results for v in r.violations]
+        found += [(self.game.hand_number, v) for v in self.game.hand_violations]
+        return [(h, self._with_evidence(h, v)) for h, v in found]
 
     def _with_evidence(self, hand: int, v: Violation) -> Violation:
         if v.card is not None and not v.evidence:
@@ -251,6 +267,8 @@ class TableReferee:
                 self.seen_sources.add(obs.source)
                 self._sensor(obs, oid)
             self._advance(obs.t)
+            while self.confirming.busy(obs.t):             # questions on plays read once, filed or pressed
+                self._carry_out(self.confirming.ask(obs.t))
         except RecordError as exc:
             self._out.append(Output("rejected", {"obs": oid, "reason": str(exc)}))
         out, self._out = self._out, []
@@ -305,6 +323,8 @@ class TableReferee:
             return
         kind, seat = _ZONES[zone]
         deal, play = self.deal_watch, self.play_watch
+        if kind in ("play", "pile") and getattr(obs, "card", None) is not None:
+            self._carry_out(self.confirming.read(obs, oid))      # a second read of a play read once?
         if kind == "hand":
             if isinstance(obs, CardSeen) and obs.card is not None:
                 if deal.mode == "play":
@@ -333,7 +353,7 @@ class TableReferee:
             elif isinstance(obs, ZoneCleared):
                 self._carry_out(play.card_gone(obs.source, seat, None, obs.t, oid))
         elif kind == "pile" and isinstance(obs, CardSeen) and obs.card is not None:
-            self._carry_out(play.card_in_pile(obs.card, TEAM_NAMES[seat], oid))
+            self._carry_out(play.card_in_pile(obs.card, TEAM_NAMES[seat], obs.t, oid))
 
     def _advance(self, now: float) -> None:
         """Decide everything the time ``now`` allows: plays that have settled, a trick picked up,
@@ -395,7 +415,10 @@ class TableReferee:
         self._out.append(Output("event", {"n": n, "event": event}))
         for v in found:
             v = self._with_evidence(hand, v)
-            self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
+            if v.to_confirm:
+                self.confirming.rests_on(v)           # asked about once the observation is done
+            else:
+                self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
         if event["type"] == "correction" and results:
             self._out.append(Output("rescored", {"hands": [r.details() for r in self.game.results],
                                                  "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]}}))
@@ -411,6 +434,9 @@ class TableReferee:
                 f"won it", trick=trick, evidence=tuple(event["pickup"].get("evidence", ())),
                 params=(("pile", pile), ("winner", SEAT_NAMES[winner]))))
         for result in self.game.results[results:]:
+            for v in result.violations:               # the audit of a hand whose deal was not seen
+                if v.to_confirm and v not in found:
+                    self.confirming.rests_on(v)
             self._out.append(Output("score", {"hand": result.details(),
                                               "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]},
                                               "winner": TEAM_NAMES[self.game.winner]
@@ -443,6 +469,12 @@ class TableReferee:
         self._out.append(Output("conflict", c.as_dict()))
         return c
 
+    def _press_conflict(self, proposal: Press) -> None:
+        c = proposal.conflict
+        c.blocking, c.waiting = True, False
+        self._blocking.add(c.id)
+        self._out.append(Output("conflict", c.as_dict()))
+
     def _settle_conflict(self, proposal: Settle) -> None:
         c = proposal.conflict
         c.status = proposal.status
@@ -457,8 +489,8 @@ class TableReferee:
 
     # -- the screen -------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
-        return snapshot(self.game, self.mode, self.dealer, self.n_obs, self.violations(), self.conflicts,
-                        self.play_watch.cards.items, self.sensors)
+        return snapshot(self.game, self.mode, self.dealer, self.n_obs, self.violations(), self.to_confirm(),
+                        self.conflicts, self.play_watch.cards.items, self.sensors)
 
 
 def _misdeal_violation(data: dict[str, Any]) -> Violation:

@@ -37,6 +37,8 @@ class Violation:
     call: Optional[str] = None           # for auction violations
     evidence: tuple[Any, ...] = field(default=())   # observation ids, frame refs
     params: tuple[tuple[str, Any], ...] = ()          # (name, JSON value) pairs of the sentence
+    to_confirm: tuple[int, ...] = ()     # the record's play events, each read once by one sensor,
+                                         # that it rests on: until they are confirmed, not a violation
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON shape of DESIGN's ``check --json``."""
@@ -51,4 +53,6 @@ class Violation:
             out["evidence"] = list(self.evidence)
         if self.params:
             out["params"] = dict(self.params)
+        if self.to_confirm:
+            out["to_confirm"] = list(self.to_confirm)
         return out

@@ -10,11 +10,16 @@ not hand out access. Two kinds:
   scoped to that table (a club prints it as a QR code on the table card);
 - ``overlay``: read-only, scoped to one table and one feed (``broadcast`` or
   ``venue``), pasted into OBS; revocable from the console.
+
+Sessions live here too, not only in the signed cookie: a cookie names its
+session (the SHA-256 of a random id is kept), and signing out ends the session
+here, so a copy of the cookie taken before sign-out opens nothing after it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import sqlite3
 import time
@@ -34,6 +39,8 @@ CREATE TABLE IF NOT EXISTS tokens (
     id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL CHECK (kind IN ('table', 'overlay')),
     table_id TEXT NOT NULL, feed TEXT, hash TEXT NOT NULL UNIQUE, label TEXT NOT NULL DEFAULT '',
     created REAL NOT NULL, revoked REAL);
+CREATE TABLE IF NOT EXISTS sessions (
+    hash TEXT PRIMARY KEY, user TEXT NOT NULL, tables TEXT NOT NULL, created REAL NOT NULL, ended REAL);
 """
 
 REFEREE = "referee"
@@ -137,3 +144,24 @@ class Accounts:
         with self._db() as db:
             cur = db.execute("UPDATE tokens SET revoked=? WHERE id=? AND revoked IS NULL", (time.time(), token_id))
         return cur.rowcount == 1
+
+    # --- sessions ---------------------------------------------------------------
+    def start_session(self, tables: list[str] | str, user: str = REFEREE) -> str:
+        """A new session (its id, for the cookie) for ``tables`` (``"*"``: every table)."""
+        sid = secrets.token_urlsafe(24)
+        with self._db() as db:
+            db.execute("INSERT INTO sessions (hash, user, tables, created) VALUES (?, ?, ?, ?)",
+                       (_digest(sid), user, json.dumps(tables), time.time()))
+        return sid
+
+    def session_alive(self, sid: str) -> bool:
+        if not isinstance(sid, str) or not sid:
+            return False
+        with self._db() as db:
+            row = db.execute("SELECT 1 FROM sessions WHERE hash=? AND ended IS NULL", (_digest(sid),)).fetchone()
+        return row is not None
+
+    def end_session(self, sid: str) -> None:
+        if isinstance(sid, str) and sid:
+            with self._db() as db:
+                db.execute("UPDATE sessions SET ended=? WHERE hash=? AND ended IS NULL", (time.time(), _digest(sid)))

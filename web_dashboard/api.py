@@ -14,7 +14,9 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request, send_file, url_for
 
+from referee.json_text import JSONTextError, loads
 from referee.observations import CardSeen, ObservationError, ZoneCleared, from_dict
+from referee.store import StoreError
 
 from referee.game import Game
 
@@ -26,10 +28,24 @@ from .room import LiveTable
 api = Blueprint("api", __name__, url_prefix="/api")
 
 
-def _body() -> dict:
-    data = request.get_json(silent=True)
+class BadRequest(ValueError):
+    """A request body this API cannot act on; the message says what to send (HTTP 400)."""
+
+
+def _body(empty_ok: bool = False) -> dict:
+    """The request's JSON object, read as hostile text (:mod:`referee.json_text`): never
+    Flask's ``get_json``, which answers a deeply nested body with a ``RecursionError``."""
+    raw = request.get_data(cache=True)
+    if empty_ok and not raw.strip():
+        return {}
+    if not request.is_json:
+        raise BadRequest("send a JSON object with Content-Type: application/json")
+    try:
+        data = loads(raw)
+    except JSONTextError as exc:
+        raise BadRequest(f"the body is {exc}: send one JSON object") from None
     if not isinstance(data, dict):
-        raise ObservationError("send a JSON object (Content-Type: application/json)")
+        raise BadRequest(f"send a JSON object {{...}}, not a JSON {type(data).__name__}")
     return data
 
 
@@ -51,8 +67,10 @@ def _run(table_id: str, make: Any) -> Any:
                                else table.ingest(observation))]
     except LookupError as exc:
         return jsonify(error=str(exc)), 404
-    except ObservationError as exc:
+    except (ObservationError, BadRequest) as exc:
         return jsonify(error=str(exc)), 400
+    except StoreError as exc:
+        return jsonify(error=str(exc)), 503
     rejected = [o for o in outputs if o.kind == "rejected"]
     if rejected:        # stored as rejected, with its reason; nothing else changed
         return jsonify(error=rejected[0].data.get("reason", "refused")), 409
@@ -102,13 +120,26 @@ def card_entry(table_id: str) -> Any:
 @api.post("/tables/<table_id>/next-game")
 @api_guard
 def next_game(table_id: str) -> Any:
-    """Start the table's next game (the finished one stays in the archive)."""
+    """Start the table's next game once this one is over (it stays in the archive). A game
+    still being played is only stopped when the body says so (``{"abandon": true}``: a club's
+    time is up), and one not begun has nothing to archive."""
     board = dashboard()
     try:
         table = _table(table_id)
+        abandon = _body(empty_ok=True).get("abandon", False)
     except LookupError as exc:
         return jsonify(error=str(exc)), 404
-    finished = summary(table.game_id, Game.from_events(table.record()))
+    except BadRequest as exc:
+        return jsonify(error=str(exc)), 400
+    if not isinstance(abandon, bool):
+        return jsonify(error='"abandon" is true (stop this game before its end) or false'), 400
+    game = Game.from_events(table.record())
+    if len(game.events) < 2:
+        return jsonify(error="this game has not begun: there is nothing to archive yet"), 409
+    if not game.over and not abandon:
+        return jsonify(error=f"the game is not over (hand {game.hand_number} is being played): finish it, "
+                             f'or send {{"abandon": true}} to stop it here and start the next'), 409
+    finished = summary(table.game_id, game)
     table.next_game()
 
     def add_to_standings() -> None:
@@ -139,14 +170,18 @@ def list_tokens(table_id: str) -> Any:
 @api.post("/tables/<table_id>/tokens")
 @api_guard
 def new_token(table_id: str) -> Any:
-    body = request.get_json(silent=True) or {}
-    feed = body.get("feed", "broadcast")
     try:
-        _table(table_id)
-        token = dashboard().accounts.issue_token("overlay", table_id, feed, str(body.get("label", ""))[:80])
+        table_id = _table(table_id).id
+        body = _body(empty_ok=True)
+        feed, label = body.get("feed", "broadcast"), body.get("label", "")
+        if feed not in ("broadcast", "venue"):
+            raise BadRequest('"feed" is "broadcast" (delayed, with the hands) or "venue" (live, no hands)')
+        if not isinstance(label, str) or len(label) > 80:
+            raise BadRequest('"label" is a name for the token, at most 80 characters ("OBS stream")')
+        token = dashboard().accounts.issue_token("overlay", table_id, feed, label)
     except LookupError as exc:
         return jsonify(error=str(exc)), 404
-    except ValueError as exc:
+    except BadRequest as exc:
         return jsonify(error=str(exc)), 400
     return jsonify(token=token, feed=feed,
                    overlay=url_for("pages.overlay", table_id=table_id, feed=feed, token=token, _external=True),
@@ -160,5 +195,7 @@ def revoke_token(table_id: str, token_id: int) -> Any:
     tokens = {t.id: t for t in dashboard().accounts.tokens(table_id)}
     if token_id not in tokens:
         return jsonify(error=f"no token {token_id} for table {table_id!r}"), 404
-    dashboard().accounts.revoke_token(token_id)
+    board = dashboard()
+    board.accounts.revoke_token(token_id)
+    board.hub.call_soon_threadsafe(lambda: board.hub.close_owner(("token", token_id)))
     return jsonify(ok=True)

@@ -19,7 +19,7 @@ import time
 from typing import Any, Callable, Optional
 from urllib.parse import urlparse
 
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, session, url_for
 
 from .board import dashboard
 
@@ -45,12 +45,20 @@ def csrf_token() -> str:
 
 def csrf_ok() -> bool:
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf") or ""
-    return bool(session.get("csrf")) and hmac.compare_digest(sent, session["csrf"])
+    expected = session.get("csrf")
+    # as bytes: compare_digest refuses str with characters outside ASCII, which anyone can send
+    return isinstance(expected, str) and bool(expected) and hmac.compare_digest(
+        sent.encode("utf-8", "surrogateescape"), expected.encode("utf-8", "surrogateescape"))
 
 
 def referee_scope() -> Optional[list[str] | str]:
-    """``"*"`` (every table), a list of table ids, or None when not signed in."""
-    return session.get("tables") if session.get("user") else None
+    """``"*"`` (every table), a list of table ids, or None when not signed in (or signed out:
+    the session must still be alive on the server, not only in the cookie)."""
+    if not session.get("user"):
+        return None
+    if "session_alive" not in g:
+        g.session_alive = dashboard().accounts.session_alive(session.get("sid"))
+    return session.get("tables") if g.session_alive else None
 
 
 def may_referee(table_id: str) -> bool:
@@ -60,14 +68,23 @@ def may_referee(table_id: str) -> bool:
 
 def may_read(table_id: str, feed: str) -> bool:
     """Whether this request may read ``feed`` of ``table_id``."""
+    return reader(table_id, feed) is not None
+
+
+def reader(table_id: str, feed: str) -> Optional[tuple[str, Any]]:
+    """Who reads ``feed`` of ``table_id`` with this request, or None when nobody may:
+    ``("session", id)``, ``("token", id)`` or ``("public", None)``. A stream is closed
+    when its reader ends (signs out, its token is revoked)."""
     if may_referee(table_id):
-        return True
+        return ("session", session.get("sid"))
     if feed == "referee":
-        return False
+        return None
     if dashboard().public:
-        return True
+        return ("public", None)
     token = dashboard().accounts.find_token(request.args.get("token", ""))
-    return bool(token and token.kind == "overlay" and token.table_id == table_id and token.feed == feed)
+    if token and token.kind == "overlay" and token.table_id == table_id and token.feed == feed:
+        return ("token", token.id)
+    return None
 
 
 def api_guard(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -100,15 +117,22 @@ def page_guard(view: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _safe_next(target: Optional[str]) -> str:
-    parsed = urlparse(target or "")
-    if target and not parsed.scheme and not parsed.netloc and target.startswith("/"):
-        return target
-    return url_for("pages.console")
+    """Where to go after signing in: a path of this site only (never another site, never a
+    header split by a newline); anything else, the console."""
+    if not target or len(target) > 2000 or not target.startswith("/") or target.startswith(("//", "/\\")) \
+            or any(c in target for c in "\r\n\x00\\"):
+        return url_for("pages.console")
+    try:
+        parsed = urlparse(target)
+    except ValueError:                  # "http://[": not a URL at all
+        return url_for("pages.console")
+    return target if not parsed.scheme and not parsed.netloc else url_for("pages.console")
 
 
 def _start_session(tables: list[str] | str) -> None:
     session.clear()
     session["user"] = "referee"
+    session["sid"] = dashboard().accounts.start_session(tables)
     session["tables"] = tables
     session["csrf"] = secrets.token_urlsafe(24)
     session.permanent = True
@@ -147,5 +171,9 @@ def signin() -> Any:
 def signout() -> Any:
     if not csrf_ok():
         abort(403, "The form expired: reload the page.")
+    sid = session.get("sid")
+    board = dashboard()
+    board.accounts.end_session(sid)
+    board.hub.call_soon_threadsafe(lambda: board.hub.close_owner(("session", sid)))
     session.clear()
     return redirect(url_for("auth.signin"))

@@ -249,6 +249,8 @@ class DemoTable:
                     answer = self.oracle.answer(conflict, now)
                 except LookupError:
                     continue
+                if answer is None:              # the table still waits for a sensor to settle it
+                    continue
                 say(f"demo: assistant referee answers conflict {conflict['id']} ({conflict['kind']}): "
                     f"{answer.action}{' ' + card_name(answer.cards[0]) if answer.cards else ''}")
                 self.table.ingest(dataclasses.replace(answer, by="assistant", t=self.now()))

@@ -81,6 +81,7 @@ class Client:
         self.resync = False          # lost a message: next thing it gets is a snapshot
         self.dropped = 0
         self.closed = False
+        self.owner: Any = None       # who opened it (web_dashboard.auth.reader): closed when they end
 
     def push(self, message: str) -> None:
         if len(self.queue) >= self.queue_size:
@@ -277,6 +278,14 @@ class Hub:
 
     def subscribe_club(self, last_event_id: Optional[str] = None) -> Client:
         return self.club.subscribe(self.event_factory, last_event_id)
+
+    def close_owner(self, owner: Any) -> int:
+        """Close every stream ``owner`` opened (a session signed out, a token revoked)."""
+        feeds = [f for channel in self.channels.values() for f in channel.feeds.values()] + [self.club]
+        closing = [c for feed in feeds for c in list(feed.clients) if c.owner == owner]
+        for client in closing:
+            client.close()
+        return len(closing)
 
     def stream(self, client: Client) -> Iterator[str]:
         """The text of one SSE response: what is queued, then each change as it

@@ -20,9 +20,14 @@ LAYOUTS = ("full", "scorebug", "hands", "trick", "lower-third")
 
 
 def _table_or_404(table_id: str) -> Any:
+    """The table of a page's address; an address naming it by its number alone (``/overlay/1``)
+    is sent to its own (``/overlay/t1``), query and all, so the page and its stream agree."""
     table = dashboard().room.get(table_id)
     if table is None:
         abort(404, f"no table {table_id!r} at this event: see /club for the tables")
+    if table.id != table_id:
+        args = {**request.view_args, "table_id": table.id}
+        abort(redirect(url_for(request.endpoint, **args, **request.args.to_dict(flat=True)), 302))
     return table
 
 

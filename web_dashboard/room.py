@@ -17,12 +17,12 @@ crash takes the same decisions.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from referee.json_text import JSONTextError, loads
 from referee.observations import ConsoleAction, SensorState
 from referee.seats import SEAT_NAMES
 
@@ -49,8 +49,10 @@ class LiveTable:
         self._new_game = new_game
         self._lock = threading.RLock()
         self._version = 0                         # numbers each published state (see Hub.submit)
-        start = time.monotonic()
-        #: seconds since the table started: the ``t`` of what the console enters
+        # A resumed game goes on from the last time its referee heard (the console's actions
+        # must not go back in time after a restart), so the clock starts there.
+        start = time.monotonic() - max(getattr(referee, "last_t", {}).values(), default=0.0)
+        #: seconds of play at this table: the ``t`` of what the console enters
         self.clock = clock or (lambda: round(time.monotonic() - start, 3))
         self._last_obs = -TICK_FOR
         self.thumbnails: dict[int, str] = {}      # observation id -> thumbnail file name
@@ -90,11 +92,13 @@ class LiveTable:
         if store is None:
             return
         for oid, raw, status, _ in store.observations():
-            try:
-                name = (json.loads(raw).get("evidence") or {}).get("thumbnail")
-            except (ValueError, AttributeError):
+            if status != "accepted" or '"thumbnail"' not in raw:
                 continue
-            if name:
+            try:          # as hostile text: a stored row is whatever a sensor or a file sent
+                name = (loads(raw).get("evidence") or {}).get("thumbnail")
+            except (JSONTextError, AttributeError):
+                continue
+            if isinstance(name, str) and name:
                 self.thumbnails[oid] = Path(name).name
 
     # --- changes ----------------------------------------------------------------------
@@ -175,7 +179,12 @@ class Room:
         return table
 
     def get(self, table_id: str) -> Optional[LiveTable]:
-        return self.tables.get(table_id)
+        """The table ``table_id``; its number alone names it too (``/overlay/1`` is table ``t1``:
+        people read "Table 1" on the screen and type the 1)."""
+        table = self.tables.get(table_id)
+        if table is None and table_id.isascii() and table_id.isdigit():
+            table = self.tables.get(f"t{int(table_id)}") if len(table_id) < 6 else None
+        return table
 
     def __iter__(self):
         return iter(list(self.tables.values()))

@@ -5,7 +5,9 @@ screens cost little. The process is not monkey-patched: sensors and the table
 referee run in ordinary threads (a camera pipeline may hold the CPU for tens
 of milliseconds, which must not stall every stream) and hand their changes to
 the event loop through ``loop.run_callback_threadsafe``. Flask's development
-server is never used.
+server is never used. Connections are guarded (a header deadline, a cap that
+sheds idle ones first: ``connections.py``), so idle or half-sent requests
+cannot starve the console.
 """
 
 from __future__ import annotations
@@ -41,10 +43,11 @@ def serve(app: Any, host: str, port: int, on_ready: Optional[Callable[[int], Non
     """Serve ``app`` until SIGINT or SIGTERM. ``on_ready(port)`` runs once listening
     (``port`` 0 picks a free one)."""
     import gevent
-    from gevent.pywsgi import WSGIServer
+
+    from .connections import GuardedWSGIServer
 
     try:
-        server = WSGIServer((host, port), app, log=None, error_log=sys.stderr)
+        server = GuardedWSGIServer((host, port), app, log=None, error_log=sys.stderr, backlog=2048)
         server.start()
     except OSError as exc:
         raise SetupError(f"cannot listen on {host}:{port} ({exc.strerror}): "

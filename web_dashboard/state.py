@@ -151,6 +151,10 @@ def dashboard_state(table: Any, log_size: int = 40) -> dict:
                            for v in snapshot.get("violations", [])]
     state["conflicts"] = [{**c, **table.thumbnail_for(c.get("evidence", ()))}
                           for c in snapshot.get("conflicts", []) if c.get("status") == "open"]
+    # The open "to confirm" questions, each with the violations that wait on its play.
+    pending = snapshot.get("to_confirm", [])
+    state["to_confirm"] = [{**c, "violations": [v for v in pending if c.get("ref") in v.get("to_confirm", ())]}
+                           for c in state["conflicts"] if c["kind"] == "to-confirm"]
     state["sensors"] = {name: {"state": value} for name, value in (snapshot.get("sensors") or {}).items()
                         if name != "console"}          # the console's "sensor" is the table's clock
     state["undecided"] = snapshot.get("zones", [])

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, request
 
 from .board import dashboard
-from .auth import may_read
+from .auth import reader
 from .views import FEEDS
 
 stream = Blueprint("stream", __name__)
@@ -21,14 +21,18 @@ def table_stream(table_id: str) -> Any:
     feed = request.args.get("feed", "venue")
     if feed not in FEEDS:
         abort(400, f"unknown feed {feed!r}: use feed=referee, broadcast or venue")
-    if board.room.get(table_id) is None:
+    table = board.room.get(table_id)
+    if table is None:
         abort(404, f"no table {table_id!r} at this event")
-    if not may_read(table_id, feed):
+    table_id = table.id                         # /stream/1 is table t1's
+    owner = reader(table_id, feed)
+    if owner is None:
         abort(401 if feed == "referee" else 403,
               "the referee feed needs a signed-in console" if feed == "referee"
               else "this feed needs an overlay token for this table (?token=...)")
     client = board.hub.subscribe(table_id, feed, request.headers.get("Last-Event-ID")
                                  or request.args.get("lastEventId"))
+    client.owner = owner
     return _sse(board.hub.stream(client))
 
 

@@ -33,12 +33,22 @@ def game_files(games: Path, table_id: str) -> list[Path]:
 def open_game(games: Path, table_id: str, rules: str, seats: dict, fresh: bool = False) -> Any:
     """The table's current game: the last one if it is not over (a restart
     resumes it), else a new one."""
-    from referee.store import StoredReferee
+    from referee.store import StoredReferee, StoreError
 
     games.mkdir(parents=True, exist_ok=True)
     files = game_files(games, table_id)
     if files and not fresh:
-        referee = StoredReferee(files[-1], rules=rules, seats=seats)
+        try:
+            referee = StoredReferee(files[-1], rules=rules, seats=seats)
+        except StoreError as exc:           # a damaged file: kept aside for a person, the table goes on
+            aside = files[-1].with_name(files[-1].name + ".damaged")
+            for suffix in ("", "-wal", "-shm"):
+                if Path(f"{files[-1]}{suffix}").exists():
+                    Path(f"{files[-1]}{suffix}").rename(f"{aside}{suffix}")
+            say(f"{table_id}: {exc}; it is kept as {aside} and a new game starts")
+            return open_game(games, table_id, rules, seats, fresh=True)
+        for oid, why in referee.set_aside:
+            say(f"{table_id}: observation {oid} of {files[-1]}: {why}")
         if not referee.game.over:
             say(f"{table_id}: resuming the game in {files[-1]}")
             return referee

@@ -40,11 +40,15 @@ class Server:
                 self.proc.wait()
 
 
-def start_server(args: list[str], instance: Path, timeout: float = 60.0) -> Server:
-    """Run ``belote-table ARGS --port 0`` and wait for its banner on stderr."""
+def start_server(args: list[str], instance: Path, timeout: float = 60.0, files: int | None = None) -> Server:
+    """Run ``belote-table ARGS --port 0`` and wait for its banner on stderr; ``files`` limits its
+    open files (soft and hard), as a host with the usual limit of 1,024 would."""
+    import resource
+
     cmd = [sys.executable, "-m", "commands.main", *args, "--port", "0", "--instance", str(instance)]
+    limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))) if files else None
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=limit)
     server = Server(proc)
     ready = threading.Event()
 

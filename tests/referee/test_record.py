@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.demo import play_demo_game
+from referee.game import Game
 from referee.record import RecordError, read_lines, read_record, write_record
 
 HEADER = '{"type":"game","version":1,"rules":"ffb-contree"}'
@@ -67,8 +68,32 @@ def test_unreadable_files_say_so(tmp_path):
         read_record(tmp_path / "missing.jsonl")
     binary = tmp_path / "b.jsonl"
     binary.write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(RecordError, match="not a UTF-8 text file"):
+    with pytest.raises(RecordError, match=r"b.jsonl:1: not UTF-8 text \(byte 0xff at column 1\)"):
         read_record(binary)
+
+
+def test_bad_utf8_names_its_line(tmp_path):
+    # issue 12: the first bad byte's line and column, the good lines before it untouched
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(HEADER.encode() + b'\n{"type":"deal","dealer":"N"}\n{"type":"call","seat":"E","call":"pa\xe9ss"}\n')
+    with pytest.raises(RecordError) as caught:
+        read_record(path)
+    assert caught.value.line == 3 and "byte 0xe9 at column 37" in str(caught.value)
+
+
+@pytest.mark.parametrize("line, says", [
+    ("[" * 100_000 + "]" * 100_000, "nested deeper than 16 levels"),
+    ('{"type":"deal","dealer":"N","x":' + "9" * 5000 + "}", "a number with 5000 digits"),
+    ('{"type":"call","seat":"E","call":"' + "9" * 5000 + 'h"}', "is not a call"),
+    ('{"type":"deal","dealer":"N","x":NaN}', "NaN is not a number"),
+    ('{"type":"deal","dealer":"N","x":1e999}', "too large"),
+])
+def test_hostile_lines_are_record_errors_naming_the_line(line, says):
+    # issue 12: `referee check` threw a RecursionError / ValueError traceback on these
+    with pytest.raises(RecordError, match=says) as caught:
+        events = read_lines([HEADER, '{"type":"deal","dealer":"N"}', line][:3] if "call" in line else [HEADER, line])
+        Game.from_events(events)
+    assert caught.value.line in (2, 3)
 
 
 def test_write_refuses_a_malformed_event_and_leaves_no_file(tmp_path):

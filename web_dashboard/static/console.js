@@ -251,7 +251,17 @@ function render(state) {
     el("div", { class: "vmsg" }, violationText(v)),
     v.thumbnail ? el("img", { class: "thumb", src: v.thumbnail, alt: "" }) : null,
     el("button", { type: "button", onclick: () => runCommand(`penalty ${v.seat} ${v.rule}`) }, T("penalty")))) : el("li", { class: "none" }, T("no_violations")));
-  const conflicts = state.conflicts || [];
+  const doubts = state.to_confirm || [];
+  replaceChildren("to-confirm", doubts.length ? doubts.map((c) => el("li", { class: "doubt" + (c.waiting ? " waiting" : ""), "data-id": c.id },
+    el("div", { class: "vhead" }, el("b", {}, "#" + c.id), " ", T("seat_" + c.seat), c.proposal ? [" · ", cardNode(c.proposal, "small")] : "", c.trick ? ` · ${T("trick")} ${c.trick}` : "", c.waiting ? el("i", {}, " · " + T("waiting_for_sensor")) : ""),
+    el("div", { class: "vmsg" }, c.message || ""),
+    c.violations.map((v) => el("div", { class: "rests" }, violationText(v))),
+    c.thumbnail ? el("img", { class: "thumb", src: c.thumbnail, alt: "" }) : null,
+    el("button", { type: "button", class: "confirm", onclick: () => runCommand(`ok ${c.id}`) }, T("confirm") + (c.proposal ? " " + cardLabel(c.proposal) : "")),
+    el("button", { type: "button", class: "dismiss", onclick: () => runCommand(`no ${c.id}`) }, T("dismiss")),
+    el("button", { type: "button", class: "resolve", onclick: () => { const input = document.getElementById("cmd"); input.value = `resolve ${c.id} `; input.focus(); } }, T("right_card")))) :
+    el("li", { class: "none" }, T("no_to_confirm")));
+  const conflicts = (state.conflicts || []).filter((c) => c.kind !== "to-confirm");
   replaceChildren("conflicts", conflicts.length ? conflicts.map((c) => el("li", { class: "conflict" },
     el("div", {}, el("b", {}, "#" + c.id), " ", c.message || ""),
     c.thumbnail ? el("img", { class: "thumb", src: c.thumbnail, alt: "" }) : null,
