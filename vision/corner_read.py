@@ -1,0 +1,273 @@
+"""Reading cards from their index corners alone: trick heaps and fanned hands.
+
+How it learns: from each enrolled face it finds the index of the top-left
+corner (``anchors``: the rank glyph's and the suit pip's centres, by the
+same ink blobs ``vision.index_corner`` finds in photos) and makes synthetic
+photos of the face (``_copies``: any rotation, the sizes a webcam or phone
+sees, a little perspective, lens blur, a lamp's gradient, sensor noise,
+JPEG, on a table of any colour, sometimes half covered by another card's
+paper). On each copy it runs the photo's own index finder, and keeps the
+canonical patch of every frame it finds: the frames that lie on one of the
+copy's two index corners are that card's examples, the others (pips in the
+middle, parts of a court picture) are examples of "no index". So the
+examples are what the finder really produces, R/D/V, aces "1", named
+portraits or large indices alike: whatever the enrolled deck prints.
+
+How it reads (``read_corners``): every frame the finder proposes in the
+photo is compared (correlation, one matrix product) with every example;
+per card its best example counts. A frame is read when its best card
+reaches ``MIN_SCORE``, is clearly nearer than the next card (Lowe's
+distance ratio at most ``MAX_RATIO``), nearer than any "no index" example,
+and its pip's colour (red or black, calibrated on the enrolled faces) is
+its suit's. Frames on the same index are merged; two frames of one card
+(its two corners) are one card. Otherwise: nothing. Never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import cv2
+import numpy as np
+
+from referee.cards import CARD_NAMES
+
+from .deck import FACE_SIZE, Deck
+from .index_corner import Gates, IndexFrame, blobs, frames, grey_of, patch, pip_redness, vector
+
+#: The decision (chosen on the tune half of the rendered French heaps, docs/vision.md).
+MIN_SCORE = 0.8
+MAX_RATIO = 0.6
+BACKGROUND_MARGIN = 0.03
+#: Synthetic copies of each enrolled face, and the face's height in them (px).
+COPIES = 14
+_HEIGHTS = (170.0, 460.0)
+#: "No index" examples kept per copy.
+_NEGATIVES = 10
+#: The index box in face fractions (x1, y1) from the top-left corner.
+_INDEX_BOX = (0.27, 0.34)
+_SUITS_RED = {"h", "d"}
+
+
+@dataclass(frozen=True)
+class CornerRead:
+    card: Optional[int]
+    confidence: float
+    index: np.ndarray      # 4 x 2: the index box in the photo
+    corners: np.ndarray    # 4 x 2: the whole card as its index places it (TL TR BR BL of the face)
+    details: dict
+
+
+def anchors(face: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray, float, float]]:
+    """(rank centre, pip centre, rank area, pip area) of a face's top-left
+    index, in face px; None when it has no clear rank-over-pip index."""
+    h, w = face.shape[:2]
+    x1, y1 = int(_INDEX_BOX[0] * w), int(_INDEX_BOX[1] * h)
+    b = blobs(face)
+    stats = []
+    for c, a, i in zip(b.centres, b.areas, b.ids):
+        ys, xs = np.nonzero(b.labels == i)
+        if xs.max() < x1 and ys.max() < y1:
+            stats.append((c, a, ys.min(), ys.max()))
+    if len(stats) < 2:
+        return None
+    big = max(a for _, a, _, _ in stats)
+    stats = [s for s in stats if s[1] >= 0.15 * big]
+    pip = max(stats, key=lambda s: s[0][1])
+    rank = [s for s in stats if s[3] < pip[2] + 0.3 * (pip[3] - pip[2])]
+    if not rank:
+        return None
+    area = sum(s[1] for s in rank)
+    centre = sum(s[0] * s[1] for s in rank) / area
+    return centre, pip[0], float(area), float(pip[1])
+
+
+class CornerModel:
+    """The enrolled deck's index examples (see module doc), made once per deck."""
+
+    def __init__(self, deck: Deck, seed: int = 0):
+        rng = np.random.default_rng(seed)
+        cv2.setRNGSeed(seed)
+        self.anchors: dict[int, tuple] = {}
+        for card in deck.cards:
+            a = anchors(deck.faces[card][0])
+            if a is not None:
+                self.anchors[card] = a
+        self.missing = [c for c in deck.cards if c not in self.anchors]
+        reach = [np.linalg.norm(p - r) / np.sqrt(pa) for r, p, _, pa in self.anchors.values()]
+        ratio = [ra / pa for _, _, ra, pa in self.anchors.values()]
+        self.gates = Gates((0.7 * min(reach), 1.4 * max(reach)), (0.45 * min(ratio), 2.2 * max(ratio))) \
+            if reach else Gates((1.0, 0.0), (1.0, 0.0))
+        rows, labels, redness = [], [], {True: [], False: []}
+        for card in self.anchors:
+            for face in deck.faces[card]:
+                for _ in range(COPIES):
+                    for row, label, red in self._examples(face, card, rng):
+                        rows.append(row)
+                        labels.append(label)
+                        if label == card and red is not None:
+                            redness[CARD_NAMES[card][-1] in _SUITS_RED].append(red)
+        self.rows = np.array(rows, np.float32).reshape(-1, _dims())
+        self.labels = np.array(labels, np.int32)
+        reds, blacks = redness[True], redness[False]
+        self.red_split = 0.5 * (float(np.median(reds)) + float(np.median(blacks))) if reds and blacks else None
+
+    def _examples(self, face: np.ndarray, card: int, rng: np.random.Generator):
+        image, m = _copy(face, rng)
+        r, p, _, _ = self.anchors[card]
+        h, w = face.shape[:2]
+        truths = [(r, p), (np.array([w - 1, h - 1]) - r, np.array([w - 1, h - 1]) - p)]
+        truths = [(_apply(m, a), _apply(m, b)) for a, b in truths]
+        b = blobs(image)
+        grey = grey_of(image)
+        negatives = []
+        for f in frames(b, self.gates):
+            near = min(np.linalg.norm(f.rank - a) + np.linalg.norm(f.pip - q) for a, q in truths)
+            unit = f.unit
+            if near <= 0.3 * unit:
+                yield vector(patch(grey, f)), card, pip_redness(image, b, f)
+            elif near >= 0.8 * unit:
+                negatives.append(f)
+        for k in rng.permutation(len(negatives))[:_NEGATIVES]:
+            yield vector(patch(grey, negatives[k])), -1, None
+
+    def read(self, image_bgr: np.ndarray) -> list[CornerRead]:
+        if not len(self.rows):
+            return []
+        b = blobs(image_bgr)
+        found = frames(b, self.gates)
+        if not found:
+            return []
+        grey = grey_of(image_bgr)
+        vecs = np.stack([vector(patch(grey, f)) for f in found])
+        sims = cv2.gemm(vecs, self.rows, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+        cards = sorted(self.anchors)
+        per_card = np.stack([sims[:, self.labels == c].max(axis=1) for c in cards], axis=1)
+        background = sims[:, self.labels == -1].max(axis=1) if (self.labels == -1).any() else np.full(len(found), -1.0)
+        reads = []
+        order = np.argsort(-per_card.max(axis=1))
+        taken: list[np.ndarray] = []
+        for i in order:
+            f = found[i]
+            if any(np.linalg.norm(f.rank - t) < 0.6 * f.unit for t in taken):
+                continue                   # another frame on the same index scored higher
+            reading = self._decide(image_bgr, b, f, per_card[i], background[i], cards)
+            if reading is None:
+                continue
+            taken.append(f.rank)
+            reads.append(reading)
+        return _one_per_card(reads)
+
+    def _decide(self, image_bgr, b, f: IndexFrame, scores: np.ndarray, background: float, cards: list[int]
+                ) -> Optional[CornerRead]:
+        top = np.argsort(-scores)[:2]
+        best, runner = float(scores[top[0]]), float(scores[top[1]]) if len(top) > 1 else -1.0
+        card = cards[top[0]]
+        if best < MIN_SCORE - 0.15:
+            return None                    # nothing like an index: not worth a line
+        ratio = max(0.0, 1 - best) / max(1e-3, 1 - runner)
+        details = {"best": CARD_NAMES[card], "score": round(best, 4), "runner_up": CARD_NAMES[cards[top[1]]],
+                   "ratio": round(ratio, 4), "background": round(background, 4)}
+        if best < MIN_SCORE:
+            details["abstained"] = f"index like {CARD_NAMES[card]} at {best:.2f} < {MIN_SCORE:.2f}"
+        elif ratio > MAX_RATIO:
+            details["abstained"] = f"{CARD_NAMES[card]} not clearly nearer than {details['runner_up']}"
+        elif best < background + BACKGROUND_MARGIN:
+            details["abstained"] = "as like a mark that is no index"
+        else:
+            red = pip_redness(image_bgr, b, f)
+            if red is not None and self.red_split is not None:
+                details["pip_redness"] = round(red, 1)
+                if (red > self.red_split) != (CARD_NAMES[card][-1] in _SUITS_RED):
+                    details["abstained"] = f"the pip's colour is not {CARD_NAMES[card]}'s"
+        read = "abstained" not in details
+        if not read:
+            return None
+        lead = max(0.0, min(1.0, (MAX_RATIO - ratio) / MAX_RATIO))
+        r, p, _, _ = self.anchors[card]
+        w, h = FACE_SIZE
+        index = _similar(r, p, f.rank, f.pip, [[0, 0], [_INDEX_BOX[0] * w, 0], [_INDEX_BOX[0] * w,
+                                                                                  _INDEX_BOX[1] * h],
+                                                [0, _INDEX_BOX[1] * h]])
+        corners = _similar(r, p, f.rank, f.pip, [[0, 0], [w, 0], [w, h], [0, h]])
+        return CornerRead(card, round(0.8 + 0.2 * lead, 4), index, corners, details)
+
+
+def corner_model(deck: Deck) -> CornerModel:
+    """The deck's model, made on first use and kept with the deck."""
+    model = getattr(deck, "_corners", None)
+    if model is None:
+        model = CornerModel(deck)
+        deck._corners = model
+    return model
+
+
+def read_corners(image_bgr: np.ndarray, deck: Deck) -> list[CornerRead]:
+    """Every card read from an index corner in the photo (see module doc)."""
+    return corner_model(deck).read(image_bgr)
+
+
+def _one_per_card(reads: list[CornerRead]) -> list[CornerRead]:
+    """A deck holds each card once: two corners read as one card are that card."""
+    best: dict[int, CornerRead] = {}
+    for r in reads:
+        if r.card not in best or r.confidence > best[r.card].confidence:
+            best[r.card] = r
+    return list(best.values())
+
+
+def _dims() -> int:
+    from .index_corner import PATCH
+    return PATCH[0] * PATCH[1]
+
+
+def _apply(m: np.ndarray, pt) -> np.ndarray:
+    return m[:, :2] @ np.asarray(pt, np.float64) + m[:, 2]
+
+
+def _similar(r, p, rank, pip, pts) -> np.ndarray:
+    """Face points mapped by the similarity that takes (r, p) onto (rank, pip)."""
+    zf = complex(*(p - r))
+    zi = complex(*(pip - rank))
+    a = zi / zf if abs(zf) > 1e-6 else 1
+    out = []
+    for x, y in pts:
+        z = a * (complex(x, y) - complex(*r)) + complex(*rank)
+        out.append((z.real, z.imag))
+    return np.array(out, np.float32)
+
+
+def _copy(face: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A synthetic photo of ``face`` and the 2x3 map face px -> its px."""
+    h, w = face.shape[:2]
+    height = rng.uniform(*_HEIGHTS)
+    s = height / h
+    angle = rng.uniform(0, 2 * np.pi)
+    shear = rng.normal(0, 0.05, size=(2, 2))
+    lin = s * (np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]]) @ (np.eye(2) + shear))
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) @ lin.T
+    margin = 0.15 * height
+    offset = -corners.min(axis=0) + margin
+    size = (corners.max(axis=0) - corners.min(axis=0) + 2 * margin).astype(int)
+    m = np.hstack([lin, offset[:, None]])
+    table = tuple(float(v) for v in rng.uniform(20, 220, size=3))
+    image = cv2.warpAffine(face, m, tuple(size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT,
+                           borderValue=table)
+    if rng.random() < 0.4:                         # another card's paper over part of this one
+        cx, cy = rng.uniform(0, size[0]), rng.uniform(0, size[1])
+        other = rng.uniform(0.4, 0.9) * height
+        box = cv2.boxPoints(((cx, cy), (other, other * 1.5), rng.uniform(0, 180))).astype(np.int32)
+        cv2.fillConvexPoly(image, box, tuple(float(v) for v in rng.uniform(200, 250, size=3)))
+    direction = rng.uniform(0, 2 * np.pi)
+    xx = np.arange(size[0], dtype=np.float32)[None, :] * np.cos(direction)
+    yy = np.arange(size[1], dtype=np.float32)[:, None] * np.sin(direction)
+    light = (1 + rng.uniform(0, 0.35) * ((xx + yy) / max(size) - 0.5)) * rng.uniform(0.6, 1.15)
+    image = cv2.multiply(image, cv2.merge([light * g for g in rng.uniform(0.85, 1.15, size=3)]),
+                         dtype=cv2.CV_8U)
+    image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.4, 1.6))
+    noise = np.empty(image.shape, np.int16)
+    cv2.randn(noise, 0.0, float(rng.uniform(1, 5)))
+    image = cv2.add(image, noise, dtype=cv2.CV_8U)
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), m
