@@ -31,17 +31,25 @@ from typing import Optional
 import cv2
 import numpy as np
 
-from referee.cards import CARD_NAMES
+from referee.cards import CARD_NAMES, parse_card
 
 from .deck import FACE_SIZE, Deck
-from .index_corner import Gates, IndexFrame, blobs, frames, grey_of, patch, pip_redness, vector
+from .index_corner import COARSE, RANK, SUIT, Gates, IndexFrame, blobs, frames, grey_of, patch, pip_redness, vector
 
 #: The decision (chosen on the tune half of the rendered French heaps, docs/vision.md).
 MIN_SCORE = 0.8
 MAX_RATIO = 0.6
+#: The rank's own distance ratio: tighter, a rank the deck lacks (the 3 or 6
+#: of a 52-card pack) is nearest to a rank it has (the 8) at 0.42-0.6.
+MAX_RANK_RATIO = 0.4
 BACKGROUND_MARGIN = 0.03
+#: A frame whose whole index patch is less like any card's than this is not looked at closely.
+COARSE_MIN = 0.75
+#: The worst inked cell of the rank glyph (``_worst_cell``), and what counts as inked.
+MIN_CELL = 0.3
+_INKED = 0.35
 #: Synthetic copies of each enrolled face, and the face's height in them (px).
-COPIES = 14
+COPIES = 10
 _HEIGHTS = (170.0, 460.0)
 #: "No index" examples kept per copy.
 _NEGATIVES = 10
@@ -99,17 +107,25 @@ class CornerModel:
         ratio = [ra / pa for _, _, ra, pa in self.anchors.values()]
         self.gates = Gates((0.7 * min(reach), 1.4 * max(reach)), (0.45 * min(ratio), 2.2 * max(ratio))) \
             if reach else Gates((1.0, 0.0), (1.0, 0.0))
-        rows, labels, redness = [], [], {True: [], False: []}
+        coarse, fine_rank, fine_suit, labels, redness = [], [], [], [], {True: [], False: []}
         for card in self.anchors:
             for face in deck.faces[card]:
                 for _ in range(COPIES):
-                    for row, label, red in self._examples(face, card, rng):
-                        rows.append(row)
+                    for (c, r, s), label, red in self._examples(face, card, rng):
+                        coarse.append(c)
                         labels.append(label)
-                        if label == card and red is not None:
-                            redness[CARD_NAMES[card][-1] in _SUITS_RED].append(red)
-        self.rows = np.array(rows, np.float32).reshape(-1, _dims())
+                        if label == card:
+                            fine_rank.append(r)
+                            fine_suit.append(s)
+                            if red is not None:
+                                redness[CARD_NAMES[card][-1] in _SUITS_RED].append(red)
+        self.rows = np.array(coarse, np.float32).reshape(-1, _dims(COARSE))
         self.labels = np.array(labels, np.int32)
+        positive = self.labels >= 0
+        self.rank_rows = np.array(fine_rank, np.float32).reshape(-1, _dims(RANK))
+        self.suit_rows = np.array(fine_suit, np.float32).reshape(-1, _dims(SUIT))
+        self.ranks = np.array([CARD_NAMES[c][:-1] for c in self.labels[positive]])
+        self.suits = np.array([CARD_NAMES[c][-1] for c in self.labels[positive]])
         reds, blacks = redness[True], redness[False]
         self.red_split = 0.5 * (float(np.median(reds)) + float(np.median(blacks))) if reds and blacks else None
 
@@ -126,11 +142,11 @@ class CornerModel:
             near = min(np.linalg.norm(f.rank - a) + np.linalg.norm(f.pip - q) for a, q in truths)
             unit = f.unit
             if near <= 0.3 * unit:
-                yield vector(patch(grey, f)), card, pip_redness(image, b, f)
+                yield _vectors(grey, f), card, pip_redness(image, b, f)
             elif near >= 0.8 * unit:
                 negatives.append(f)
         for k in rng.permutation(len(negatives))[:_NEGATIVES]:
-            yield vector(patch(grey, negatives[k])), -1, None
+            yield (vector(patch(grey, negatives[k])), None, None), -1, None
 
     def read(self, image_bgr: np.ndarray) -> list[CornerRead]:
         if not len(self.rows):
@@ -140,58 +156,90 @@ class CornerModel:
         if not found:
             return []
         grey = grey_of(image_bgr)
-        vecs = np.stack([vector(patch(grey, f)) for f in found])
-        sims = cv2.gemm(vecs, self.rows, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
-        cards = sorted(self.anchors)
-        per_card = np.stack([sims[:, self.labels == c].max(axis=1) for c in cards], axis=1)
-        background = sims[:, self.labels == -1].max(axis=1) if (self.labels == -1).any() else np.full(len(found), -1.0)
-        reads = []
-        order = np.argsort(-per_card.max(axis=1))
-        taken: list[np.ndarray] = []
-        for i in order:
-            f = found[i]
+        sims = cv2.gemm(np.stack([vector(patch(grey, f)) for f in found]), self.rows, 1.0, None, 0.0,
+                        flags=cv2.GEMM_2_T)
+        index_like = sims[:, self.labels >= 0].max(axis=1)
+        background = sims[:, self.labels == -1].max(axis=1) if (self.labels == -1).any() \
+            else np.full(len(found), -1.0)
+        keep = np.flatnonzero(index_like >= COARSE_MIN)
+        if not len(keep):
+            return []
+        fine = [_vectors(grey, found[i]) for i in keep]
+        rank_sims = cv2.gemm(np.stack([v[1] for v in fine]), self.rank_rows, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+        suit_sims = cv2.gemm(np.stack([v[2] for v in fine]), self.suit_rows, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+        ranks, suits = sorted(set(self.ranks)), sorted(set(self.suits))
+        per_rank = np.stack([rank_sims[:, self.ranks == r].max(axis=1) for r in ranks], axis=1)
+        per_suit = np.stack([suit_sims[:, self.suits == u].max(axis=1) for u in suits], axis=1)
+        reads, taken = [], []
+        for j in np.argsort(-(per_rank.max(axis=1) + per_suit.max(axis=1))):
+            f = found[keep[j]]
             if any(np.linalg.norm(f.rank - t) < 0.6 * f.unit for t in taken):
                 continue                   # another frame on the same index scored higher
-            reading = self._decide(image_bgr, b, f, per_card[i], background[i], cards)
-            if reading is None:
-                continue
-            taken.append(f.rank)
-            reads.append(reading)
+            rank, suit = _top(per_rank[j], ranks), _top(per_suit[j], suits)
+            nearest = self.rank_rows[int(np.argmax(np.where(self.ranks == rank[0], rank_sims[j], -2)))]
+            cell = _worst_cell(fine[j][1], nearest, RANK[1])
+            reading = self._decide(image_bgr, b, f, rank, suit, cell, float(index_like[keep[j]]),
+                                   float(background[keep[j]]))
+            if reading is not None:
+                taken.append(f.rank)
+                reads.append(reading)
         return _one_per_card(reads)
 
-    def _decide(self, image_bgr, b, f: IndexFrame, scores: np.ndarray, background: float, cards: list[int]
-                ) -> Optional[CornerRead]:
-        top = np.argsort(-scores)[:2]
-        best, runner = float(scores[top[0]]), float(scores[top[1]]) if len(top) > 1 else -1.0
-        card = cards[top[0]]
-        if best < MIN_SCORE - 0.15:
-            return None                    # nothing like an index: not worth a line
-        ratio = max(0.0, 1 - best) / max(1e-3, 1 - runner)
-        details = {"best": CARD_NAMES[card], "score": round(best, 4), "runner_up": CARD_NAMES[cards[top[1]]],
-                   "ratio": round(ratio, 4), "background": round(background, 4)}
-        if best < MIN_SCORE:
-            details["abstained"] = f"index like {CARD_NAMES[card]} at {best:.2f} < {MIN_SCORE:.2f}"
-        elif ratio > MAX_RATIO:
-            details["abstained"] = f"{CARD_NAMES[card]} not clearly nearer than {details['runner_up']}"
-        elif best < background + BACKGROUND_MARGIN:
-            details["abstained"] = "as like a mark that is no index"
-        else:
-            red = pip_redness(image_bgr, b, f)
-            if red is not None and self.red_split is not None:
-                details["pip_redness"] = round(red, 1)
-                if (red > self.red_split) != (CARD_NAMES[card][-1] in _SUITS_RED):
-                    details["abstained"] = f"the pip's colour is not {CARD_NAMES[card]}'s"
-        read = "abstained" not in details
-        if not read:
+    def _decide(self, image_bgr, b, f: IndexFrame, rank: tuple, suit: tuple, cell: float, index_like: float,
+                background: float) -> Optional[CornerRead]:
+        """A frame's read, or None (see module doc)."""
+        name = rank[0] + suit[0]
+        details = {"best": name, "rank": rank[1], "rank_ratio": rank[3], "runner_up_rank": rank[2], "cell": cell,
+                   "suit": suit[1], "suit_ratio": suit[3], "runner_up_suit": suit[2],
+                   "index_like": round(index_like, 4), "background": round(background, 4)}
+        card = parse_card(name)
+        if card not in self.anchors:
             return None
+        if min(rank[1], suit[1]) < MIN_SCORE or rank[3] > MAX_RANK_RATIO or suit[3] > MAX_RATIO or cell < MIN_CELL:
+            return None
+        if index_like < background + BACKGROUND_MARGIN:
+            return None                    # as like a mark that is no index
+        red = pip_redness(image_bgr, b, f)
+        if red is not None and self.red_split is not None:
+            details["pip_redness"] = round(red, 1)
+            if (red > self.red_split) != (suit[0] in _SUITS_RED):
+                return None                # the pip's colour is not the suit's
+        ratio = max(rank[3], suit[3])
         lead = max(0.0, min(1.0, (MAX_RATIO - ratio) / MAX_RATIO))
         r, p, _, _ = self.anchors[card]
         w, h = FACE_SIZE
-        index = _similar(r, p, f.rank, f.pip, [[0, 0], [_INDEX_BOX[0] * w, 0], [_INDEX_BOX[0] * w,
-                                                                                  _INDEX_BOX[1] * h],
-                                                [0, _INDEX_BOX[1] * h]])
+        box_w, box_h = _INDEX_BOX[0] * w, _INDEX_BOX[1] * h
+        index = _similar(r, p, f.rank, f.pip, [[0, 0], [box_w, 0], [box_w, box_h], [0, box_h]])
         corners = _similar(r, p, f.rank, f.pip, [[0, 0], [w, 0], [w, h], [0, h]])
         return CornerRead(card, round(0.8 + 0.2 * lead, 4), index, corners, details)
+
+
+def _worst_cell(seen: np.ndarray, example: np.ndarray, size: tuple[int, int]) -> float:
+    """The lowest correlation of the inked cells of a 3 x 3 grid over two rank
+    glyphs: a glyph of another rank that shares most strokes (a 3 against an
+    8, a 6 against a 9) lacks some in one cell."""
+    w, h = size
+    a, b = seen.reshape(h, w), example.reshape(h, w)
+    cells, energy = [], []
+    for r in range(3):
+        for c in range(3):
+            ca = a[r * h // 3:(r + 1) * h // 3, c * w // 3:(c + 1) * w // 3]
+            cb = b[r * h // 3:(r + 1) * h // 3, c * w // 3:(c + 1) * w // 3]
+            ca, cb = ca - ca.mean(), cb - cb.mean()
+            ea, eb = float((ca * ca).sum()), float((cb * cb).sum())
+            energy.append(max(ea, eb))
+            cells.append(float((ca * cb).sum()) / (np.sqrt(ea * eb) + 1e-9))
+    mean = float(np.mean(energy))
+    return round(min(c for c, e in zip(cells, energy) if e >= _INKED * mean), 4)
+
+
+def _top(scores: np.ndarray, names: list[str]) -> tuple[str, float, Optional[str], float]:
+    """(best name, its score, the runner-up's name, Lowe's distance ratio between them)."""
+    order = np.argsort(-scores)
+    best = float(scores[order[0]])
+    runner = float(scores[order[1]]) if len(order) > 1 else -1.0
+    ratio = max(0.0, 1 - best) / max(1e-3, 1 - runner)
+    return names[order[0]], round(best, 4), names[order[1]] if len(order) > 1 else None, round(ratio, 4)
 
 
 def corner_model(deck: Deck) -> CornerModel:
@@ -217,9 +265,12 @@ def _one_per_card(reads: list[CornerRead]) -> list[CornerRead]:
     return list(best.values())
 
 
-def _dims() -> int:
-    from .index_corner import PATCH
-    return PATCH[0] * PATCH[1]
+def _dims(where: tuple) -> int:
+    return where[1][0] * where[1][1]
+
+
+def _vectors(grey: np.ndarray, f: IndexFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return tuple(vector(patch(grey, f, where)) for where in (COARSE, RANK, SUIT))
 
 
 def _apply(m: np.ndarray, pt) -> np.ndarray:

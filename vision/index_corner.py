@@ -32,11 +32,14 @@ _INK_DROP = 22
 _MIN_AREA = 12
 _MAX_SIDE = 90
 _MIN_FILL = 0.12
-#: The canonical patch: (x0, y0, x1, y1) in units of the rank-to-pip
-#: distance around the rank's centre (y towards the pip), sampled at
-#: ``PATCH`` (width, height) pixels.
-PATCH_BOX = (-0.8, -0.8, 0.8, 1.7)
-PATCH = (20, 32)
+#: The canonical patches: (x0, y0, x1, y1) in units of the rank-to-pip
+#: distance around the rank's centre (y towards the pip), and the size
+#: (width, height) they are sampled at. ``COARSE``: the whole index, small
+#: (is it an index at all, which cards is it near); ``RANK`` and ``SUIT``:
+#: the glyph and the pip alone, fine (which rank, which suit).
+COARSE = ((-0.8, -0.8, 0.8, 1.7), (16, 25))
+RANK = ((-0.8, -0.75, 0.8, 0.45), (28, 21))
+SUIT = ((-0.7, 0.5, 0.7, 1.6), (24, 19))
 
 
 @dataclass(frozen=True)
@@ -141,10 +144,9 @@ def frames(b: Blobs, gates: Gates) -> list[IndexFrame]:
     return out
 
 
-def patch(grey: np.ndarray, frame: IndexFrame) -> np.ndarray:
-    """The canonical patch of one frame (``PATCH`` px), float32."""
-    x0, y0, x1, y1 = PATCH_BOX
-    w, h = PATCH
+def patch(grey: np.ndarray, frame: IndexFrame, where: tuple = COARSE) -> np.ndarray:
+    """One canonical patch of a frame (``COARSE``, ``RANK`` or ``SUIT``)."""
+    (x0, y0, x1, y1), (w, h) = where
     # patch px -> canonical units -> image px
     to_units = np.array([[(x1 - x0) / w, 0, x0 + 0.5 * (x1 - x0) / w],
                          [0, (y1 - y0) / h, y0 + 0.5 * (y1 - y0) / h], [0, 0, 1]])
