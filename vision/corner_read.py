@@ -25,7 +25,9 @@ its suit's. Frames on the same index are merged; two frames of one card
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Optional
 
 import cv2
@@ -102,7 +104,6 @@ class CornerModel:
             a = anchors(deck.faces[card][0])
             if a is not None:
                 self.anchors[card] = a
-        self.missing = [c for c in deck.cards if c not in self.anchors]
         reach = [np.linalg.norm(p - r) / np.sqrt(pa) for r, p, _, pa in self.anchors.values()]
         ratio = [ra / pa for _, _, ra, pa in self.anchors.values()]
         self.gates = Gates((0.7 * min(reach), 1.4 * max(reach)), (0.45 * min(ratio), 2.2 * max(ratio))) \
@@ -243,12 +244,64 @@ def _top(scores: np.ndarray, names: list[str]) -> tuple[str, float, Optional[str
 
 
 def corner_model(deck: Deck) -> CornerModel:
-    """The deck's model, made on first use and kept with the deck."""
-    model = getattr(deck, "_corners", None)
+    """The deck's model, made on first use (seconds) and kept with the deck:
+    in memory, and in its directory (``corners.npz``, remade when the faces
+    or this module's ``MODEL_VERSION`` change)."""
+    model = deck._corners
     if model is None:
-        model = CornerModel(deck)
+        cache = deck.directory / "corners.npz" if deck.directory else None
+        key = _faces_key(deck)
+        model = _load(cache, key) if cache else None
+        if model is None:
+            model = CornerModel(deck)
+            if cache:
+                _save(model, cache, key)
         deck._corners = model
     return model
+
+
+#: Bumped when what the model learns changes, so cached models are remade.
+MODEL_VERSION = 1
+_STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits")
+
+
+def _faces_key(deck: Deck) -> str:
+    digest = hashlib.sha1(f"{MODEL_VERSION} {COPIES}".encode())
+    for card in deck.cards:
+        for face in deck.faces[card]:
+            digest.update(bytes([card]) + face.tobytes())
+    return digest.hexdigest()
+
+
+def _save(model: CornerModel, path: Path, key: str) -> None:
+    anchors = {str(c): np.concatenate([a[0], a[1], [a[2], a[3]]]) for c, a in model.anchors.items()}
+    try:
+        np.savez_compressed(path, key=key, gates=np.array([*model.gates.reach, *model.gates.area_ratio]),
+                            red_split=np.array(np.nan if model.red_split is None else model.red_split),
+                            anchor_cards=np.array(list(model.anchors), np.int32),
+                            anchors=np.array(list(anchors.values())).reshape(-1, 6),
+                            **{name: getattr(model, name) for name in _STATE})
+    except OSError:
+        pass                               # a read-only deck: the model is made again next time
+
+
+def _load(path: Path, key: str) -> Optional[CornerModel]:
+    try:
+        data = np.load(path)
+        if str(data["key"]) != key:
+            return None
+        model = CornerModel.__new__(CornerModel)
+        for name in _STATE:
+            setattr(model, name, data[name])
+        g = data["gates"]
+        model.gates = Gates((float(g[0]), float(g[1])), (float(g[2]), float(g[3])))
+        split = float(data["red_split"])
+        model.red_split = None if np.isnan(split) else split
+        model.anchors = {int(c): (a[:2], a[2:4], float(a[4]), float(a[5]))
+                         for c, a in zip(data["anchor_cards"], data["anchors"])}
+        return model
+    except (OSError, KeyError, ValueError):
+        return None
 
 
 def read_corners(image_bgr: np.ndarray, deck: Deck) -> list[CornerRead]:
