@@ -42,8 +42,13 @@ from .index_corner import COARSE, RANK, SUIT, Gates, IndexFrame, blobs, frames, 
 MIN_SCORE = 0.8
 MAX_RATIO = 0.6
 #: The rank's own distance ratio: tighter, a rank the deck lacks (the 3 or 6
-#: of a 52-card pack) is nearest to a rank it has (the 8) at 0.42-0.6.
+#: of a 52-card pack) is nearest to a rank it has (the 8) at 0.42-0.6, with
+#: its worst cell (``_worst_cell``) at most 0.61; so a rank is read at a
+#: ratio up to ``MAX_RANK_RATIO`` when its worst cell reaches ``MIN_CELL``,
+#: up to ``CLEAN_RANK_RATIO`` when it reaches ``CLEAN_CELL``.
 MAX_RANK_RATIO = 0.4
+CLEAN_RANK_RATIO = 0.5
+CLEAN_CELL = 0.7
 BACKGROUND_MARGIN = 0.03
 #: A frame whose whole index patch is less like any card's than this is not looked at closely.
 COARSE_MIN = 0.75
@@ -58,6 +63,8 @@ _NEGATIVES = 10
 #: The index box in face fractions (x1, y1) from the top-left corner.
 _INDEX_BOX = (0.27, 0.34)
 _SUITS_RED = {"h", "d"}
+#: Unit sensor noise, cut at random for each copy (drawing it anew is most of a copy's cost).
+_NOISE = np.random.default_rng(7).standard_normal((900, 900, 3)).astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -196,7 +203,9 @@ class CornerModel:
         card = parse_card(name)
         if card not in self.anchors:
             return None
-        if min(rank[1], suit[1]) < MIN_SCORE or rank[3] > MAX_RANK_RATIO or suit[3] > MAX_RATIO or cell < MIN_CELL:
+        rank_clear = (rank[3] <= MAX_RANK_RATIO and cell >= MIN_CELL) or (rank[3] <= CLEAN_RANK_RATIO
+                                                                         and cell >= CLEAN_CELL)
+        if min(rank[1], suit[1]) < MIN_SCORE or not rank_clear or suit[3] > MAX_RATIO:
             return None
         if index_like < background + BACKGROUND_MARGIN:
             return None                    # as like a mark that is no index
@@ -205,8 +214,7 @@ class CornerModel:
             details["pip_redness"] = round(red, 1)
             if (red > self.red_split) != (suit[0] in _SUITS_RED):
                 return None                # the pip's colour is not the suit's
-        ratio = max(rank[3], suit[3])
-        lead = max(0.0, min(1.0, (MAX_RATIO - ratio) / MAX_RATIO))
+        lead = max(0.0, min(1.0, 1 - max(rank[3] / CLEAN_RANK_RATIO, suit[3] / MAX_RATIO)))
         r, p, _, _ = self.anchors[card]
         w, h = FACE_SIZE
         box_w, box_h = _INDEX_BOX[0] * w, _INDEX_BOX[1] * h
@@ -261,7 +269,7 @@ def corner_model(deck: Deck) -> CornerModel:
 
 
 #: Bumped when what the model learns changes, so cached models are remade.
-MODEL_VERSION = 1
+MODEL_VERSION = 2
 _STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits")
 
 
@@ -367,11 +375,10 @@ def _copy(face: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.nd
     xx = np.arange(size[0], dtype=np.float32)[None, :] * np.cos(direction)
     yy = np.arange(size[1], dtype=np.float32)[:, None] * np.sin(direction)
     light = (1 + rng.uniform(0, 0.35) * ((xx + yy) / max(size) - 0.5)) * rng.uniform(0.6, 1.15)
-    image = cv2.multiply(image, cv2.merge([light * g for g in rng.uniform(0.85, 1.15, size=3)]),
-                         dtype=cv2.CV_8U)
+    image = np.clip(image * light[..., None] * rng.uniform(0.85, 1.15, size=3).astype(np.float32), 0, 255)
     image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.4, 1.6))
-    noise = np.empty(image.shape, np.int16)
-    cv2.randn(noise, 0.0, float(rng.uniform(1, 5)))
-    image = cv2.add(image, noise, dtype=cv2.CV_8U)
+    y0, x0 = (int(rng.integers(0, n - s + 1)) for n, s in zip(_NOISE.shape[:2], image.shape[:2]))
+    image = image + float(rng.uniform(1, 5)) * _NOISE[y0:y0 + image.shape[0], x0:x0 + image.shape[1]]
+    image = np.clip(image, 0, 255).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), m

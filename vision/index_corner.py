@@ -38,7 +38,7 @@ _MIN_FILL = 0.12
 #: (is it an index at all, which cards is it near); ``RANK`` and ``SUIT``:
 #: the glyph and the pip alone, fine (which rank, which suit).
 COARSE = ((-0.8, -0.8, 0.8, 1.7), (16, 25))
-RANK = ((-0.8, -0.75, 0.8, 0.45), (28, 21))
+RANK = ((-0.8, -0.75, 0.8, 0.45), (36, 27))
 SUIT = ((-0.7, 0.5, 0.7, 1.6), (24, 19))
 
 
