@@ -14,13 +14,21 @@ examples are what the finder really produces, R/D/V, aces "1", named
 portraits or large indices alike: whatever the enrolled deck prints.
 
 How it reads (``read_corners``): every frame the finder proposes in the
-photo is compared (correlation, one matrix product) with every example;
-per card its best example counts. A frame is read when its best card
-reaches ``MIN_SCORE``, is clearly nearer than the next card (Lowe's
-distance ratio at most ``MAX_RATIO``), nearer than any "no index" example,
-and its pip's colour (red or black, calibrated on the enrolled faces) is
-its suit's. Frames on the same index are merged; two frames of one card
-(its two corners) are one card. Otherwise: nothing. Never a guess.
+photo is compared (correlation, one matrix product) with every example's
+coarse patch: frames like no index are dropped, and a frame nearer to a
+"no index" example than to any card's is not read. The rest are read in two
+parts, each against its own examples: the rank glyph (the 8 ranks, every
+suit's examples pooled) and the pip (the 4 suits, every rank's pooled). A
+frame is read when both reach ``MIN_SCORE`` and are clearly nearer than
+the next rank and suit (Lowe's distance ratio), the rank's worst cell
+agrees (a rank the deck lacks, a 3 against an 8, differs in one cell), the
+pip's colour (red or black, calibrated on the enrolled faces' examples) is
+its suit's, and that card is enrolled. Frames on the same index are
+merged; two frames of one card (its two corners) are one card. Otherwise:
+nothing. Never a guess.
+
+Cost: the model, once per deck, some seconds (cached in the deck's
+directory, ``corners.npz``); a 1600 x 1200 photo ~0.3-0.6 s.
 """
 
 from __future__ import annotations
