@@ -7,8 +7,10 @@ a face the reader would not name takes the corner's read; two different
 cards make it unknown (two methods naming two cards is no read). A corner
 on no found card is a card of its own (a trick heap's, a fan's), reported
 with the whole card as its index places it (``corners``) and the index box
-it was read from (``index``). A card the face reader already named
-elsewhere is not named twice: a deck holds each card once.
+it was read from (``index``); such a card, covered parts included, is not
+checked against the next corners (in a fan it spans its neighbours'
+indices). A card already named elsewhere is not named twice: a deck holds
+each card once.
 """
 
 from __future__ import annotations
@@ -27,10 +29,11 @@ _SAME_CARD = 0.6
 def merge(cards: list[dict], reads: list[CornerRead]) -> list[dict]:
     """``cards`` (``recognize``'s entries) with the corner reads merged in (see module doc)."""
     out = [dict(c) for c in cards]
+    found = list(out)                  # a corner's own card (its covered parts included) is no found card
     for r in sorted(reads, key=lambda r: -r.confidence):
         name = card_name(r.card)
         centre = tuple(float(v) for v in r.index.mean(axis=0))
-        here = [e for e in out if cv2.pointPolygonTest(np.float32(e["corners"]).reshape(-1, 1, 2), centre, False) >= 0
+        here = [e for e in found if cv2.pointPolygonTest(np.float32(e["corners"]).reshape(-1, 1, 2), centre, False) >= 0
                 and _overlap(np.float32(e["corners"]), r.corners) >= _SAME_CARD]
         if here:
             for e in here:

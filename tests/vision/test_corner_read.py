@@ -117,3 +117,10 @@ def test_a_corner_on_no_found_card_is_a_card_of_its_own_once():
     out = merge([_entry("Kh")], [_read("7s", (600, 400)), _read("Kh", (900, 100))])
     assert [e["card"] for e in out] == ["Kh", "7s"]                    # the Kh is not named twice
     assert out[1]["index"] and len(out[1]["corners"]) == 4
+
+
+def test_corners_of_a_fan_are_each_their_own_card():
+    """A fanned card's whole outline, as its index places it, spans its
+    neighbours' indices: they are other cards, not a disagreement."""
+    out = merge([], [_read("7d", (100, 100), 0.97), _read("9d", (130, 110), 0.95), _read("Kc", (160, 120), 0.9)])
+    assert [e["card"] for e in out] == ["7d", "9d", "Kc"]
