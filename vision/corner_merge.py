@@ -1,59 +1,66 @@
 """Putting the index-corner reads (``vision.corner_read``) beside the whole-face reads of ``recognize``.
 
-A corner lies on a card the whole-face reader found when the index's centre
-is inside that card's quad and the card its index places there covers most
-of it. Then the two must agree: the same card is one card (nothing added);
-a face the reader would not name takes the corner's read; two different
-cards make it unknown (two methods naming two cards is no read). A corner
-on no found card is a card of its own (a trick heap's, a fan's), reported
-with the whole card as its index places it (``corners``) and the index box
-it was read from (``index``); such a card, covered parts included, is not
-checked against the next corners (in a fan it spans its neighbours'
-indices). A card already named elsewhere is not named twice: a deck holds
-each card once.
+A corner read lies on a card the whole-face reader found when it sits at
+one of that card's corners: the card corner its index places (the corner
+of the index box) is near a corner of the found quad. Then the two must
+agree: the same card is one card (nothing added); two different cards make
+it unknown (two methods naming two cards is no read). A found card the
+reader would not name takes the corners' read when they all name one card;
+when they name several, the found "card" is a heap's outline (several cards
+taken for one) and stays unknown, and each corner is a card of its own.
+
+A corner on no found card is a card of its own (a trick heap's, a fan's),
+reported with the whole card as its index places it (``corners``, covered
+parts included) and the index box it was read from (``index``). A card
+already named elsewhere is not named twice: a deck holds each card once.
 """
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from referee.cards import card_name
 
 from .corner_read import CornerRead
 
-#: A corner's card and a found quad are the same card when this share of the smaller overlaps.
-_SAME_CARD = 0.6
+#: An index sits at a found card's corner when the card corner it places is
+#: within this share of the found quad's short side of one of its corners
+#: (two cards of a fan or a heap have corners further apart).
+_AT_CORNER = 0.15
 
 
 def merge(cards: list[dict], reads: list[CornerRead]) -> list[dict]:
     """``cards`` (``recognize``'s entries) with the corner reads merged in (see module doc)."""
     out = [dict(c) for c in cards]
-    found = list(out)                  # a corner's own card (its covered parts included) is no found card
+    on: dict[int, list[CornerRead]] = {}
+    own: list[CornerRead] = []
     for r in sorted(reads, key=lambda r: -r.confidence):
+        here = [k for k, e in enumerate(out[:len(cards)]) if _at_corner(np.float32(e["corners"]), r)]
+        for k in here:
+            on.setdefault(k, []).append(r)
+        if not here:
+            own.append(r)
+    for k, rs in on.items():
+        e, names = out[k], {card_name(r.card) for r in rs}
+        if e["card"] is None and len(names) == 1:
+            e.update(card=names.pop(), confidence=round(float(rs[0].confidence), 3), index=_points(rs[0].index))
+        elif e["card"] is None:
+            own.extend(rs)
+        elif names != {e["card"]}:
+            e.update(card=None, confidence=0.0)
+    for r in sorted(own, key=lambda r: -r.confidence):
         name = card_name(r.card)
-        centre = tuple(float(v) for v in r.index.mean(axis=0))
-        here = [e for e in found if cv2.pointPolygonTest(np.float32(e["corners"]).reshape(-1, 1, 2), centre, False) >= 0
-                and _overlap(np.float32(e["corners"]), r.corners) >= _SAME_CARD]
-        if here:
-            for e in here:
-                if e["card"] is None and not e.get("conflict"):
-                    e.update(card=name, confidence=r.confidence, index=_points(r.index))
-                elif e["card"] != name:
-                    e.update(card=None, confidence=0.0, conflict=True)
-        elif not any(e["card"] == name for e in out):
+        if not any(e["card"] == name for e in out):
             out.append({"card": name, "confidence": round(float(r.confidence), 3), "corners": _points(r.corners),
                         "index": _points(r.index)})
-    for e in out:
-        e.pop("conflict", None)
     return out
+
+
+def _at_corner(quad: np.ndarray, r: CornerRead) -> bool:
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    short = float(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1).min())
+    return float(np.linalg.norm(q - r.corners[0], axis=1).min()) <= _AT_CORNER * short
 
 
 def _points(quad: np.ndarray) -> list[list[float]]:
     return [[round(float(x), 1), round(float(y), 1)] for x, y in np.asarray(quad).reshape(4, 2)]
-
-
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    a, b = np.asarray(a, np.float32).reshape(4, 2), np.asarray(b, np.float32).reshape(4, 2)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    return inter / max(min(cv2.contourArea(a), cv2.contourArea(b)), 1e-6)

@@ -124,3 +124,15 @@ def test_corners_of_a_fan_are_each_their_own_card():
     neighbours' indices: they are other cards, not a disagreement."""
     out = merge([], [_read("7d", (100, 100), 0.97), _read("9d", (130, 110), 0.95), _read("Kc", (160, 120), 0.9)])
     assert [e["card"] for e in out] == ["7d", "9d", "Kc"]
+
+
+def test_an_unknown_outline_holding_several_cards_corners_is_a_heap():
+    """The outline locator took a heap for one card (unknown); the corners
+    at its corners name two cards: it stays unknown, each is a card."""
+    heap = _entry(None)
+    other = _read("Js", (100, 100), 0.9)
+    other = CornerRead(other.card, 0.9, other.index,
+                       np.float32([[225, 300], [75, 300], [75, 80], [225, 80]]), {})   # its index at the opposite corner
+    out = merge([heap], [_read("7h", (100, 100), 0.95), other])
+    assert out[0]["card"] is None
+    assert sorted(e["card"] for e in out[1:]) == ["7h", "Js"]
