@@ -50,14 +50,10 @@ from .index_corner import COARSE, RANK, SUIT, Gates, IndexFrame, blobs, frames, 
 MIN_SCORE = 0.8
 MAX_RATIO = 0.6
 #: The rank's own distance ratio: tighter, a rank the deck lacks (the 3 or 6
-#: of a 52-card pack) is nearest to a rank it has (the 8) at 0.42-0.6, with
-#: its worst cell (``_worst_cell``) at most 0.61; so a rank is read at a
-#: ratio up to ``MAX_RANK_RATIO`` when its worst cell reaches ``MIN_CELL``,
-#: up to ``CLEAN_RANK_RATIO`` when it reaches ``CLEAN_CELL``.
+#: of a 52-card pack, an English Q against a French D) comes nearest to a
+#: rank it has at 0.42-0.6. A looser ratio for ranks whose worst cell is
+#: clean was tried and let the English Q through as D.
 MAX_RANK_RATIO = 0.4
-CLEAN_RANK_RATIO = 0.5
-CLEAN_CELL = 0.7
-BACKGROUND_MARGIN = 0.03
 #: A frame whose whole index patch is less like any card's than this is not looked at closely.
 COARSE_MIN = 0.75
 #: The worst inked cell of the rank glyph (``_worst_cell``), and what counts as inked.
@@ -211,9 +207,7 @@ class CornerModel:
         card = parse_card(name)
         if card not in self.anchors:
             return None
-        rank_clear = (rank[3] <= MAX_RANK_RATIO and cell >= MIN_CELL) or (rank[3] <= CLEAN_RANK_RATIO
-                                                                         and cell >= CLEAN_CELL)
-        if min(rank[1], suit[1]) < MIN_SCORE or not rank_clear or suit[3] > MAX_RATIO:
+        if min(rank[1], suit[1]) < MIN_SCORE or rank[3] > MAX_RANK_RATIO or cell < MIN_CELL or suit[3] > MAX_RATIO:
             return None
         if index_like < background + BACKGROUND_MARGIN:
             return None                    # as like a mark that is no index
@@ -222,7 +216,7 @@ class CornerModel:
             details["pip_redness"] = round(red, 1)
             if (red > self.red_split) != (suit[0] in _SUITS_RED):
                 return None                # the pip's colour is not the suit's
-        lead = max(0.0, min(1.0, 1 - max(rank[3] / CLEAN_RANK_RATIO, suit[3] / MAX_RATIO)))
+        lead = max(0.0, min(1.0, 1 - max(rank[3] / MAX_RANK_RATIO, suit[3] / MAX_RATIO)))
         r, p, _, _ = self.anchors[card]
         w, h = FACE_SIZE
         box_w, box_h = _INDEX_BOX[0] * w, _INDEX_BOX[1] * h
