@@ -54,6 +54,8 @@ MAX_RATIO = 0.6
 #: rank it has at 0.42-0.6. A looser ratio for ranks whose worst cell is
 #: clean was tried and let the English Q through as D.
 MAX_RANK_RATIO = 0.4
+#: A frame must be nearer to a card's examples than to every "no index" one by this.
+BACKGROUND_MARGIN = 0.03
 #: A frame whose whole index patch is less like any card's than this is not looked at closely.
 COARSE_MIN = 0.75
 #: The worst inked cell of the rank glyph (``_worst_cell``), and what counts as inked.
