@@ -31,7 +31,8 @@ def french(tmp_path_factory):
 
 def _index_centre_owner(read: CornerRead, shot):
     centre = tuple(float(v) for v in read.index.mean(axis=0))
-    under = [i for i, p in enumerate(shot.cards) if cv2.pointPolygonTest(p.corners.reshape(-1, 1, 2), centre, False) >= 0]
+    under = [i for i, p in enumerate(shot.cards)
+             if cv2.pointPolygonTest(p.corners.reshape(-1, 1, 2), centre, False) >= 0]
     return shot.cards[under[-1]].card if under else None
 
 
@@ -132,7 +133,7 @@ def test_an_unknown_outline_holding_several_cards_corners_is_a_heap():
     heap = _entry(None)
     other = _read("Js", (100, 100), 0.9)
     other = CornerRead(other.card, 0.9, other.index,
-                       np.float32([[225, 300], [75, 300], [75, 80], [225, 80]]), {})   # its index at the opposite corner
+                       np.float32([[225, 300], [75, 300], [75, 80], [225, 80]]), {})   # its index: the far corner
     out = merge([heap], [_read("7h", (100, 100), 0.95), other])
     assert out[0]["card"] is None
     assert sorted(e["card"] for e in out[1:]) == ["7h", "Js"]
