@@ -27,8 +27,9 @@ its suit's, and that card is enrolled. Frames on the same index are
 merged; two frames of one card (its two corners) are one card. Otherwise:
 nothing. Never a guess.
 
-Cost: the model, once per deck, some seconds (cached in the deck's
-directory, ``corners.npz``); a 1600 x 1200 photo ~0.3-0.6 s.
+Cost (one OpenCV thread, the shared machine at a load of ~9): the model, once
+per deck, ~6 s (cached in the deck's directory, ``corners.npz``); a
+1600 x 1200 photo ~0.1 s.
 """
 
 from __future__ import annotations
