@@ -58,6 +58,7 @@ class Deck:
     directory: Optional[Path] = None
     _features: Optional[object] = field(default=None, repr=False)     # the reader's cache (vision.read)
     _keypoints: Optional[object] = field(default=None, repr=False)    # vision.keypoints' cache
+    _corners: Optional[object] = field(default=None, repr=False)      # vision.corner_read's cache
 
     @property
     def cards(self) -> list[int]:

@@ -375,6 +375,9 @@ def bidly_deals(root: Path, tally: Tally, foreign: Tally, locator: Counter) -> N
                     entry["relative_coordinates"]["center_y"] * h) for entry in labels]
         for found in recognize(image, deck):
             quad = np.float32(found["corners"])
+            if "index" in found:        # read from its index corner: the labelled index inside that box
+                index = np.float32(found["index"])
+                quad = index.mean(axis=0) + 1.3 * (index - index.mean(axis=0))
             inside = {name for name, x, y in centres
                       if cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (x, y), False) >= 0}
             locator[f"quads_{'card' if len(inside) == 1 else 'empty' if not inside else 'merged'}"] += 1

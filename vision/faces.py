@@ -4,7 +4,7 @@ The demo and the tests need card images they are allowed to ship and that
 look like a real 32-card Piquet deck: white card, corner indices (rank above a
 small suit pip, repeated upside down in the opposite corner), pips laid out
 as on real cards, court cards framed. ``french=True`` draws the French indices
-R, D, V for king, queen, jack, as on decks sold in France.
+R, D, V for king, queen, jack, and "1" for the ace, as on French club decks.
 
 ``photo_faces`` cuts real card faces out of the labelled photos of
 ``shared/datasets/cardcounter_real`` (CC BY 4.0), so tests can also render
@@ -92,7 +92,7 @@ def draw_face(card: int, french: bool = False, size: tuple[int, int] = FACE_SIZE
     colours = _FOUR_COLOURS if four_colour else _TWO_COLOURS
     colour = colours[suit]
     label = (FRENCH_RANKS if french else RANKS)[rank]
-    label = "10" if label in "TX" else label
+    label = "10" if label in "TX" else "1" if french and label == "A" else label
     # corner index, drawn once and rotated into the opposite corner
     idx = np.full((int(h * 0.25), int(w * 0.2), 3), 248, np.uint8)
     font, scale, thick = cv2.FONT_HERSHEY_DUPLEX, w / 250 * (0.85 if len(label) == 2 else 1.1), max(2, w // 90)

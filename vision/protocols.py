@@ -109,7 +109,7 @@ def _several(shot: Shot, found: list[dict], tallies: dict, where: str) -> None:
     when read wrong."""
     answers: dict[int, list[tuple[Optional[int], float]]] = {}
     for f in found:
-        i = _which(np.float32(f["corners"]), shot)
+        i = _under(np.float32(f["index"]), shot) if "index" in f else _which(np.float32(f["corners"]), shot)
         read = parse_card(f["card"]) if f["card"] else None
         if i is None:
             if read is not None:
@@ -145,6 +145,11 @@ def _which(quad: np.ndarray, shot: Shot) -> Optional[int]:
             best, best_iou = i, iou
     if best is not None:
         return best
+    return _under(quad, shot)
+
+
+def _under(quad: np.ndarray, shot: Shot) -> Optional[int]:
+    """The topmost truth card under the centre of ``quad`` (an index box read: its own card's)."""
     centre = tuple(float(v) for v in quad.mean(axis=0))
     under = [i for i, p in enumerate(shot.cards)
              if cv2.pointPolygonTest(p.corners.reshape(-1, 1, 2), centre, False) >= 0]

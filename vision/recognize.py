@@ -11,7 +11,9 @@ Two ways of finding a card, merged:
 
 A card both find is read when they agree; when they disagree it is reported
 unknown (two methods naming two cards is no read). A card only one finds is
-reported as that one reads it.
+reported as that one reads it. Then the index corners (``vision.corner_read``:
+cards of heaps and fans showing only a corner) are merged in
+(``vision.corner_merge``).
 
 One dict per card: ``{"card": "Jh" | None, "confidence": 0.97, "corners":
 [[x, y] * 4]}`` (corners in the image's pixels; ``find_cards`` order for an
@@ -28,6 +30,8 @@ import numpy as np
 
 from referee.cards import card_name
 
+from . import corner_merge
+from .corner_read import read_corners
 from .deck import Deck
 from .keypoints import MIN_INLIERS, Hit, find_by_keypoints
 from .locate import find_cards
@@ -60,7 +64,7 @@ def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = No
     for i, hit in enumerate(hits):
         if i not in claimed:
             cards.append(_entry(hit.card, hit.confidence, hit.quad))
-    return cards
+    return corner_merge.merge(cards, read_corners(image_bgr, deck)) if mask is None else cards
 
 
 def _confirmed(image_bgr: np.ndarray, hit: Hit, deck: Deck) -> bool:

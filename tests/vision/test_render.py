@@ -66,9 +66,10 @@ def test_noise_and_light_are_there_but_the_idle_table_is_still(faces):
     assert not any(watcher.look(f).moving for f in frames)
 
 
-def test_french_indices_change_only_the_court_cards():
-    jack, seven = parse_card("Jc"), parse_card("7c")
+def test_french_indices_change_only_the_court_cards_and_the_ace():
+    jack, seven, ace = parse_card("Jc"), parse_card("7c"), parse_card("Ac")
     assert not np.array_equal(draw_face(jack), draw_face(jack, french=True))
+    assert not np.array_equal(draw_face(ace), draw_face(ace, french=True))      # aces marked "1"
     assert np.array_equal(draw_face(seven), draw_face(seven, french=True))
 
 

@@ -1,0 +1,139 @@
+"""The index-corner reader (``vision.corner_read``, ``vision.corner_merge``):
+cards of trick heaps and fans read from the rank and pip in one corner.
+
+The deck is the drawn French one (R/D/V, aces "1"), enrolled from its faces;
+the photos are the French protocol's rendered phone photos of 2-9 cards,
+scattered, in heaps and fans, from the *report* half (the reader's
+constants were chosen on the tune half and on bidly's deals 1-3)."""
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cards import card_name, parse_card
+from vision.corner_merge import merge
+from vision.corner_read import CornerRead, corner_model, read_corners
+from vision.deck import Deck
+from vision.enrol import deck_from_faces
+from vision.faces import builtin_faces
+from vision.photo_sets import french_photo
+from vision.recognize import recognize
+
+
+@pytest.fixture(scope="module")
+def french(tmp_path_factory):
+    faces = builtin_faces(french=True)
+    deck = deck_from_faces({c: [f] for c, f in faces.items()})
+    deck.save(tmp_path_factory.mktemp("deck"))
+    corner_model(deck)                         # made once, cached in the deck's directory
+    return faces, deck
+
+
+def _index_centre_owner(read: CornerRead, shot):
+    centre = tuple(float(v) for v in read.index.mean(axis=0))
+    under = [i for i, p in enumerate(shot.cards)
+             if cv2.pointPolygonTest(p.corners.reshape(-1, 1, 2), centre, False) >= 0]
+    return shot.cards[under[-1]].card if under else None
+
+
+def test_heaps_and_fans_are_read_from_their_index_corners_and_never_wrongly(french):
+    faces, deck = french
+    right = wrong = shown = 0
+    for k in range(6):
+        shot = french_photo(faces, "dark", "report", k)
+        reads = read_corners(shot.image, deck)
+        named = {}
+        for r in reads:
+            owner = _index_centre_owner(r, shot)
+            if owner != r.card:
+                wrong += 1
+            named[r.card] = r
+        for placed in shot.cards:
+            if placed.index_shown:
+                shown += 1
+                right += placed.card in named
+    assert shown >= 25
+    assert wrong == 0
+    assert right / shown >= 0.6, f"{right} of {shown} cards with an index showing read"
+
+
+def test_a_rank_the_deck_lacks_is_not_named(french):
+    """English court cards and aces (K, Q, J, A) read with the French deck
+    (R, D, V, 1): no court card or ace may be named from them."""
+    _, deck = french
+    english = builtin_faces(french=False)
+    canvas = np.full((900, 1400, 3), (40, 38, 36), np.uint8)
+    foreign = [parse_card(r + s) for r in "KQJA" for s in "shdc"]
+    for i, card in enumerate(foreign):
+        face = cv2.resize(english[card], (150, 225))
+        centre = (110 + 160 * (i % 8), 180 + 420 * (i // 8) + 40 * (i % 2))
+        m = cv2.getRotationMatrix2D((75, 112), 25.0 * i, 1.0)
+        m[:, 2] += np.array(centre) - (75, 112)
+        mask = cv2.warpAffine(np.full((225, 150), 255, np.uint8), m, canvas.shape[1::-1]) > 0
+        canvas[mask] = cv2.warpAffine(face, m, canvas.shape[1::-1])[mask]
+    named = [card_name(r.card) for r in read_corners(canvas, deck)]
+    assert not [n for n in named if n[0] in "KQJA"], named
+
+
+def test_the_model_is_kept_in_the_deck_directory(french):
+    _, deck = french
+    assert (deck.directory / "corners.npz").is_file()
+    again = Deck.load(deck.directory)
+    model = corner_model(again)
+    assert np.array_equal(model.rows, corner_model(deck).rows)
+    assert model.gates == corner_model(deck).gates
+
+
+def test_recognize_reports_a_heap_card_with_its_index_box(french):
+    faces, deck = french
+    shot = next(s for s in (french_photo(faces, "green", "report", k) for k in range(12))
+                if any(p.index_shown and p.shown < 0.9 for p in s.cards))
+    found = recognize(shot.image, deck)
+    by_index = [f for f in found if "index" in f]
+    assert by_index
+    for f in by_index:
+        assert len(f["corners"]) == 4 and len(f["index"]) == 4
+        assert f["confidence"] >= 0.8
+
+
+def _read(card: str, centre=(100.0, 100.0), confidence=0.95) -> CornerRead:
+    x, y = centre
+    index = np.float32([[x - 10, y - 15], [x + 10, y - 15], [x + 10, y + 15], [x - 10, y + 15]])
+    corners = np.float32([[x - 15, y - 20], [x + 135, y - 20], [x + 135, y + 210], [x - 15, y + 210]])
+    return CornerRead(parse_card(card), confidence, index, corners, {})
+
+
+def _entry(card, quad=((80, 75), (230, 75), (230, 305), (80, 305))):
+    return {"card": card, "confidence": 0.9 if card else 0.3, "corners": [list(p) for p in quad]}
+
+
+def test_a_corner_on_a_found_card_must_agree_with_it():
+    assert merge([_entry("Kh")], [_read("Kh")]) == [_entry("Kh")]
+    assert merge([_entry("Kh")], [_read("Qh")])[0]["card"] is None        # two cards named: unknown
+    filled = merge([_entry(None)], [_read("Qh")])
+    assert filled[0]["card"] == "Qh" and "index" in filled[0]
+
+
+def test_a_corner_on_no_found_card_is_a_card_of_its_own_once():
+    out = merge([_entry("Kh")], [_read("7s", (600, 400)), _read("Kh", (900, 100))])
+    assert [e["card"] for e in out] == ["Kh", "7s"]                    # the Kh is not named twice
+    assert out[1]["index"] and len(out[1]["corners"]) == 4
+
+
+def test_corners_of_a_fan_are_each_their_own_card():
+    """A fanned card's whole outline, as its index places it, spans its
+    neighbours' indices: they are other cards, not a disagreement."""
+    out = merge([], [_read("7d", (100, 100), 0.97), _read("9d", (130, 110), 0.95), _read("Kc", (160, 120), 0.9)])
+    assert [e["card"] for e in out] == ["7d", "9d", "Kc"]
+
+
+def test_an_unknown_outline_holding_several_cards_corners_is_a_heap():
+    """The outline locator took a heap for one card (unknown); the corners
+    at its corners name two cards: it stays unknown, each is a card."""
+    heap = _entry(None)
+    other = _read("Js", (100, 100), 0.9)
+    other = CornerRead(other.card, 0.9, other.index,
+                       np.float32([[225, 300], [75, 300], [75, 80], [225, 80]]), {})   # its index: the far corner
+    out = merge([heap], [_read("7h", (100, 100), 0.95), other])
+    assert out[0]["card"] is None
+    assert sorted(e["card"] for e in out[1:]) == ["7h", "Js"]

@@ -1,0 +1,389 @@
+"""Reading cards from their index corners alone: trick heaps and fanned hands.
+
+How it learns: from each enrolled face it finds the index of the top-left
+corner (``anchors``: the rank glyph's and the suit pip's centres, by the
+same ink blobs ``vision.index_corner`` finds in photos) and makes synthetic
+photos of the face (``_copies``: any rotation, the sizes a webcam or phone
+sees, a little perspective, lens blur, a lamp's gradient, sensor noise,
+JPEG, on a table of any colour, sometimes half covered by another card's
+paper). On each copy it runs the photo's own index finder, and keeps the
+canonical patch of every frame it finds: the frames that lie on one of the
+copy's two index corners are that card's examples, the others (pips in the
+middle, parts of a court picture) are examples of "no index". So the
+examples are what the finder really produces, R/D/V, aces "1", named
+portraits or large indices alike: whatever the enrolled deck prints.
+
+How it reads (``read_corners``): every frame the finder proposes in the
+photo is compared (correlation, one matrix product) with every example's
+coarse patch: frames like no index are dropped, and a frame nearer to a
+"no index" example than to any card's is not read. The rest are read in two
+parts, each against its own examples: the rank glyph (the 8 ranks, every
+suit's examples pooled) and the pip (the 4 suits, every rank's pooled). A
+frame is read when both reach ``MIN_SCORE`` and are clearly nearer than
+the next rank and suit (Lowe's distance ratio), the rank's worst cell
+agrees (a rank the deck lacks, a 3 against an 8, differs in one cell), the
+pip's colour (red or black, calibrated on the enrolled faces' examples) is
+its suit's, and that card is enrolled. Frames on the same index are
+merged; two frames of one card (its two corners) are one card. Otherwise:
+nothing. Never a guess.
+
+Cost (one OpenCV thread, the shared machine at a load of ~9): the model, once
+per deck, ~6 s (cached in the deck's directory, ``corners.npz``); a
+1600 x 1200 photo ~0.1 s.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+import cv2
+import numpy as np
+
+from referee.cards import CARD_NAMES, parse_card
+
+from .deck import FACE_SIZE, Deck
+from .index_corner import COARSE, RANK, SUIT, Gates, IndexFrame, blobs, frames, grey_of, patch, pip_redness, vector
+
+#: The decision (chosen on the tune half of the rendered French heaps, docs/vision.md).
+MIN_SCORE = 0.8
+MAX_RATIO = 0.6
+#: The rank's own distance ratio: tighter, a rank the deck lacks (the 3 or 6
+#: of a 52-card pack, an English Q against a French D) comes nearest to a
+#: rank it has at 0.42-0.6. A looser ratio for ranks whose worst cell is
+#: clean was tried and let the English Q through as D.
+MAX_RANK_RATIO = 0.4
+#: A frame must be nearer to a card's examples than to every "no index" one by this.
+BACKGROUND_MARGIN = 0.03
+#: A frame whose whole index patch is less like any card's than this is not looked at closely.
+COARSE_MIN = 0.75
+#: The worst inked cell of the rank glyph (``_worst_cell``), and what counts as inked.
+MIN_CELL = 0.3
+_INKED = 0.35
+#: Synthetic copies of each enrolled face, and the face's height in them (px).
+COPIES = 10
+_HEIGHTS = (170.0, 460.0)
+#: "No index" examples kept per copy.
+_NEGATIVES = 10
+#: The index box in face fractions (x1, y1) from the top-left corner.
+_INDEX_BOX = (0.27, 0.34)
+_SUITS_RED = {"h", "d"}
+#: Unit sensor noise, cut at random for each copy (drawing it anew is most of a copy's cost).
+_NOISE = np.random.default_rng(7).standard_normal((900, 900, 3)).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class CornerRead:
+    card: Optional[int]
+    confidence: float
+    index: np.ndarray      # 4 x 2: the index box in the photo
+    corners: np.ndarray    # 4 x 2: the whole card as its index places it (TL TR BR BL of the face)
+    details: dict
+
+
+def anchors(face: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray, float, float]]:
+    """(rank centre, pip centre, rank area, pip area) of a face's top-left
+    index, in face px; None when it has no clear rank-over-pip index."""
+    h, w = face.shape[:2]
+    x1, y1 = int(_INDEX_BOX[0] * w), int(_INDEX_BOX[1] * h)
+    b = blobs(face)
+    stats = []
+    for c, a, i in zip(b.centres, b.areas, b.ids):
+        ys, xs = np.nonzero(b.labels == i)
+        if xs.max() < x1 and ys.max() < y1:
+            stats.append((c, a, ys.min(), ys.max()))
+    if len(stats) < 2:
+        return None
+    big = max(a for _, a, _, _ in stats)
+    stats = [s for s in stats if s[1] >= 0.15 * big]
+    pip = max(stats, key=lambda s: s[0][1])
+    rank = [s for s in stats if s[3] < pip[2] + 0.3 * (pip[3] - pip[2])]
+    if not rank:
+        return None
+    area = sum(s[1] for s in rank)
+    centre = sum(s[0] * s[1] for s in rank) / area
+    return centre, pip[0], float(area), float(pip[1])
+
+
+class CornerModel:
+    """The enrolled deck's index examples (see module doc), made once per deck."""
+
+    def __init__(self, deck: Deck, seed: int = 0):
+        rng = np.random.default_rng(seed)
+        cv2.setRNGSeed(seed)
+        self.anchors: dict[int, tuple] = {}
+        for card in deck.cards:
+            a = anchors(deck.faces[card][0])
+            if a is not None:
+                self.anchors[card] = a
+        reach = [np.linalg.norm(p - r) / np.sqrt(pa) for r, p, _, pa in self.anchors.values()]
+        ratio = [ra / pa for _, _, ra, pa in self.anchors.values()]
+        self.gates = Gates((0.7 * min(reach), 1.4 * max(reach)), (0.45 * min(ratio), 2.2 * max(ratio))) \
+            if reach else Gates((1.0, 0.0), (1.0, 0.0))
+        coarse, fine_rank, fine_suit, labels, redness = [], [], [], [], {True: [], False: []}
+        for card in self.anchors:
+            for face in deck.faces[card]:
+                for _ in range(COPIES):
+                    for (c, r, s), label, red in self._examples(face, card, rng):
+                        coarse.append(c)
+                        labels.append(label)
+                        if label == card:
+                            fine_rank.append(r)
+                            fine_suit.append(s)
+                            if red is not None:
+                                redness[CARD_NAMES[card][-1] in _SUITS_RED].append(red)
+        self.rows = np.array(coarse, np.float32).reshape(-1, _dims(COARSE))
+        self.labels = np.array(labels, np.int32)
+        positive = self.labels >= 0
+        self.rank_rows = np.array(fine_rank, np.float32).reshape(-1, _dims(RANK))
+        self.suit_rows = np.array(fine_suit, np.float32).reshape(-1, _dims(SUIT))
+        self.ranks = np.array([CARD_NAMES[c][:-1] for c in self.labels[positive]])
+        self.suits = np.array([CARD_NAMES[c][-1] for c in self.labels[positive]])
+        reds, blacks = redness[True], redness[False]
+        self.red_split = 0.5 * (float(np.median(reds)) + float(np.median(blacks))) if reds and blacks else None
+
+    def _examples(self, face: np.ndarray, card: int, rng: np.random.Generator):
+        image, m = _copy(face, rng)
+        r, p, _, _ = self.anchors[card]
+        h, w = face.shape[:2]
+        truths = [(r, p), (np.array([w - 1, h - 1]) - r, np.array([w - 1, h - 1]) - p)]
+        truths = [(_apply(m, a), _apply(m, b)) for a, b in truths]
+        b = blobs(image)
+        grey = grey_of(image)
+        negatives = []
+        for f in frames(b, self.gates):
+            near = min(np.linalg.norm(f.rank - a) + np.linalg.norm(f.pip - q) for a, q in truths)
+            unit = f.unit
+            if near <= 0.3 * unit:
+                yield _vectors(grey, f), card, pip_redness(image, b, f)
+            elif near >= 0.8 * unit:
+                negatives.append(f)
+        for k in rng.permutation(len(negatives))[:_NEGATIVES]:
+            yield (vector(patch(grey, negatives[k])), None, None), -1, None
+
+    def read(self, image_bgr: np.ndarray) -> list[CornerRead]:
+        if not len(self.rows):
+            return []
+        b = blobs(image_bgr)
+        found = frames(b, self.gates)
+        if not found:
+            return []
+        grey = grey_of(image_bgr)
+        sims = cv2.gemm(np.stack([vector(patch(grey, f)) for f in found]), self.rows, 1.0, None, 0.0,
+                        flags=cv2.GEMM_2_T)
+        index_like = sims[:, self.labels >= 0].max(axis=1)
+        background = sims[:, self.labels == -1].max(axis=1) if (self.labels == -1).any() \
+            else np.full(len(found), -1.0)
+        keep = np.flatnonzero(index_like >= COARSE_MIN)
+        if not len(keep):
+            return []
+        fine = [_vectors(grey, found[i]) for i in keep]
+        rank_sims = cv2.gemm(np.stack([v[1] for v in fine]), self.rank_rows, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+        suit_sims = cv2.gemm(np.stack([v[2] for v in fine]), self.suit_rows, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+        ranks, suits = sorted(set(self.ranks)), sorted(set(self.suits))
+        per_rank = np.stack([rank_sims[:, self.ranks == r].max(axis=1) for r in ranks], axis=1)
+        per_suit = np.stack([suit_sims[:, self.suits == u].max(axis=1) for u in suits], axis=1)
+        reads, taken = [], []
+        for j in np.argsort(-(per_rank.max(axis=1) + per_suit.max(axis=1))):
+            f = found[keep[j]]
+            if any(np.linalg.norm(f.rank - t) < 0.6 * f.unit for t in taken):
+                continue                   # another frame on the same index scored higher
+            rank, suit = _top(per_rank[j], ranks), _top(per_suit[j], suits)
+            nearest = self.rank_rows[int(np.argmax(np.where(self.ranks == rank[0], rank_sims[j], -2)))]
+            cell = _worst_cell(fine[j][1], nearest, RANK[1])
+            reading = self._decide(image_bgr, b, f, rank, suit, cell, float(index_like[keep[j]]),
+                                   float(background[keep[j]]))
+            if reading is not None:
+                taken.append(f.rank)
+                reads.append(reading)
+        return _one_per_card(reads)
+
+    def _decide(self, image_bgr, b, f: IndexFrame, rank: tuple, suit: tuple, cell: float, index_like: float,
+                background: float) -> Optional[CornerRead]:
+        """A frame's read, or None (see module doc)."""
+        name = rank[0] + suit[0]
+        details = {"best": name, "rank": rank[1], "rank_ratio": rank[3], "runner_up_rank": rank[2], "cell": cell,
+                   "suit": suit[1], "suit_ratio": suit[3], "runner_up_suit": suit[2],
+                   "index_like": round(index_like, 4), "background": round(background, 4)}
+        card = parse_card(name)
+        if card not in self.anchors:
+            return None
+        if min(rank[1], suit[1]) < MIN_SCORE or rank[3] > MAX_RANK_RATIO or cell < MIN_CELL or suit[3] > MAX_RATIO:
+            return None
+        if index_like < background + BACKGROUND_MARGIN:
+            return None                    # as like a mark that is no index
+        red = pip_redness(image_bgr, b, f)
+        if red is not None and self.red_split is not None:
+            details["pip_redness"] = round(red, 1)
+            if (red > self.red_split) != (suit[0] in _SUITS_RED):
+                return None                # the pip's colour is not the suit's
+        lead = max(0.0, min(1.0, 1 - max(rank[3] / MAX_RANK_RATIO, suit[3] / MAX_RATIO)))
+        r, p, _, _ = self.anchors[card]
+        w, h = FACE_SIZE
+        box_w, box_h = _INDEX_BOX[0] * w, _INDEX_BOX[1] * h
+        index = _similar(r, p, f.rank, f.pip, [[0, 0], [box_w, 0], [box_w, box_h], [0, box_h]])
+        corners = _similar(r, p, f.rank, f.pip, [[0, 0], [w, 0], [w, h], [0, h]])
+        return CornerRead(card, round(0.8 + 0.2 * lead, 4), index, corners, details)
+
+
+def _worst_cell(seen: np.ndarray, example: np.ndarray, size: tuple[int, int]) -> float:
+    """The lowest correlation of the inked cells of a 3 x 3 grid over two rank
+    glyphs: a glyph of another rank that shares most strokes (a 3 against an
+    8, a 6 against a 9) lacks some in one cell."""
+    w, h = size
+    a, b = seen.reshape(h, w), example.reshape(h, w)
+    cells, energy = [], []
+    for r in range(3):
+        for c in range(3):
+            ca = a[r * h // 3:(r + 1) * h // 3, c * w // 3:(c + 1) * w // 3]
+            cb = b[r * h // 3:(r + 1) * h // 3, c * w // 3:(c + 1) * w // 3]
+            ca, cb = ca - ca.mean(), cb - cb.mean()
+            ea, eb = float((ca * ca).sum()), float((cb * cb).sum())
+            energy.append(max(ea, eb))
+            cells.append(float((ca * cb).sum()) / (np.sqrt(ea * eb) + 1e-9))
+    mean = float(np.mean(energy))
+    return round(min(c for c, e in zip(cells, energy) if e >= _INKED * mean), 4)
+
+
+def _top(scores: np.ndarray, names: list[str]) -> tuple[str, float, Optional[str], float]:
+    """(best name, its score, the runner-up's name, Lowe's distance ratio between them)."""
+    order = np.argsort(-scores)
+    best = float(scores[order[0]])
+    runner = float(scores[order[1]]) if len(order) > 1 else -1.0
+    ratio = max(0.0, 1 - best) / max(1e-3, 1 - runner)
+    return names[order[0]], round(best, 4), names[order[1]] if len(order) > 1 else None, round(ratio, 4)
+
+
+def corner_model(deck: Deck) -> CornerModel:
+    """The deck's model, made on first use (seconds) and kept with the deck:
+    in memory, and in its directory (``corners.npz``, remade when the faces
+    or this module's ``MODEL_VERSION`` change)."""
+    model = deck._corners
+    if model is None:
+        cache = deck.directory / "corners.npz" if deck.directory else None
+        key = _faces_key(deck)
+        model = _load(cache, key) if cache else None
+        if model is None:
+            model = CornerModel(deck)
+            if cache:
+                _save(model, cache, key)
+        deck._corners = model
+    return model
+
+
+#: Bumped when what the model learns changes, so cached models are remade.
+MODEL_VERSION = 2
+_STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits")
+
+
+def _faces_key(deck: Deck) -> str:
+    digest = hashlib.sha1(f"{MODEL_VERSION} {COPIES}".encode())
+    for card in deck.cards:
+        for face in deck.faces[card]:
+            digest.update(bytes([card]) + face.tobytes())
+    return digest.hexdigest()
+
+
+def _save(model: CornerModel, path: Path, key: str) -> None:
+    anchors = {str(c): np.concatenate([a[0], a[1], [a[2], a[3]]]) for c, a in model.anchors.items()}
+    try:
+        np.savez_compressed(path, key=key, gates=np.array([*model.gates.reach, *model.gates.area_ratio]),
+                            red_split=np.array(np.nan if model.red_split is None else model.red_split),
+                            anchor_cards=np.array(list(model.anchors), np.int32),
+                            anchors=np.array(list(anchors.values())).reshape(-1, 6),
+                            **{name: getattr(model, name) for name in _STATE})
+    except OSError:
+        pass                               # a read-only deck: the model is made again next time
+
+
+def _load(path: Path, key: str) -> Optional[CornerModel]:
+    try:
+        data = np.load(path)
+        if str(data["key"]) != key:
+            return None
+        model = CornerModel.__new__(CornerModel)
+        for name in _STATE:
+            setattr(model, name, data[name])
+        g = data["gates"]
+        model.gates = Gates((float(g[0]), float(g[1])), (float(g[2]), float(g[3])))
+        split = float(data["red_split"])
+        model.red_split = None if np.isnan(split) else split
+        model.anchors = {int(c): (a[:2], a[2:4], float(a[4]), float(a[5]))
+                         for c, a in zip(data["anchor_cards"], data["anchors"])}
+        return model
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def read_corners(image_bgr: np.ndarray, deck: Deck) -> list[CornerRead]:
+    """Every card read from an index corner in the photo (see module doc)."""
+    return corner_model(deck).read(image_bgr)
+
+
+def _one_per_card(reads: list[CornerRead]) -> list[CornerRead]:
+    """A deck holds each card once: two corners read as one card are that card."""
+    best: dict[int, CornerRead] = {}
+    for r in reads:
+        if r.card not in best or r.confidence > best[r.card].confidence:
+            best[r.card] = r
+    return list(best.values())
+
+
+def _dims(where: tuple) -> int:
+    return where[1][0] * where[1][1]
+
+
+def _vectors(grey: np.ndarray, f: IndexFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return tuple(vector(patch(grey, f, where)) for where in (COARSE, RANK, SUIT))
+
+
+def _apply(m: np.ndarray, pt) -> np.ndarray:
+    return m[:, :2] @ np.asarray(pt, np.float64) + m[:, 2]
+
+
+def _similar(r, p, rank, pip, pts) -> np.ndarray:
+    """Face points mapped by the similarity that takes (r, p) onto (rank, pip)."""
+    zf = complex(*(p - r))
+    zi = complex(*(pip - rank))
+    a = zi / zf if abs(zf) > 1e-6 else 1
+    out = []
+    for x, y in pts:
+        z = a * (complex(x, y) - complex(*r)) + complex(*rank)
+        out.append((z.real, z.imag))
+    return np.array(out, np.float32)
+
+
+def _copy(face: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A synthetic photo of ``face`` and the 2x3 map face px -> its px."""
+    h, w = face.shape[:2]
+    height = rng.uniform(*_HEIGHTS)
+    s = height / h
+    angle = rng.uniform(0, 2 * np.pi)
+    shear = rng.normal(0, 0.05, size=(2, 2))
+    lin = s * (np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]]) @ (np.eye(2) + shear))
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) @ lin.T
+    margin = 0.15 * height
+    offset = -corners.min(axis=0) + margin
+    size = (corners.max(axis=0) - corners.min(axis=0) + 2 * margin).astype(int)
+    m = np.hstack([lin, offset[:, None]])
+    table = tuple(float(v) for v in rng.uniform(20, 220, size=3))
+    image = cv2.warpAffine(face, m, tuple(size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT,
+                           borderValue=table)
+    if rng.random() < 0.4:                         # another card's paper over part of this one
+        cx, cy = rng.uniform(0, size[0]), rng.uniform(0, size[1])
+        other = rng.uniform(0.4, 0.9) * height
+        box = cv2.boxPoints(((cx, cy), (other, other * 1.5), rng.uniform(0, 180))).astype(np.int32)
+        cv2.fillConvexPoly(image, box, tuple(float(v) for v in rng.uniform(200, 250, size=3)))
+    direction = rng.uniform(0, 2 * np.pi)
+    xx = np.arange(size[0], dtype=np.float32)[None, :] * np.cos(direction)
+    yy = np.arange(size[1], dtype=np.float32)[:, None] * np.sin(direction)
+    light = (1 + rng.uniform(0, 0.35) * ((xx + yy) / max(size) - 0.5)) * rng.uniform(0.6, 1.15)
+    image = np.clip(image * light[..., None] * rng.uniform(0.85, 1.15, size=3).astype(np.float32), 0, 255)
+    image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.4, 1.6))
+    y0, x0 = (int(rng.integers(0, n - s + 1)) for n, s in zip(_NOISE.shape[:2], image.shape[:2]))
+    image = image + float(rng.uniform(1, 5)) * _NOISE[y0:y0 + image.shape[0], x0:x0 + image.shape[1]]
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), m
