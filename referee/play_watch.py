@@ -80,7 +80,6 @@ class PlayWatch:
         self.says: dict[Seat, int] = {}
         self.pending_say: dict[Seat, float] = {}                 # "belote" said before its card: when
         self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
-        self.order_only: set[int] = set()                        # out-of-turn questions only on timing
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -143,7 +142,7 @@ class PlayWatch:
                 return _chain(misread, self.card_gone(source, zone, card, t, oid))
             # A tag leaving a play zone that no sensor saw arrive: it was played there, in turn.
             before = min([i.t for i in cards.items if not i.early], default=t) - 1e-3
-            item = CardOnTable(zone=zone, t=before, oids=[oid], unseen_at=True)
+            item = CardOnTable(zone=zone, t=before, oids=[oid])
             item.add_rfid(card, (f"play:{SEAT_NAMES[zone]}", "out"))
             cards.items.append(item)
         if card is not None and (card in on_table or cards.shows(card)):
@@ -225,7 +224,7 @@ class PlayWatch:
             before = [i.t for i in items if not i.early and i.seat in order[:k]]
             after = [i.t for i in items if not i.early and i.seat in order[k + 1:]]
             at = max(before) + 1e-3 if before else min(after, default=t) - 1e-3
-            item = CardOnTable(zone=seat, t=at, unseen_at=not before, window=window)
+            item = CardOnTable(zone=seat, t=at, window=window)
             items.append(item)
             yield from self._ask(item, "card-unknown", f"trick {play.trick_number} is being picked up but no "
                                  f"sensor saw {SEAT_NAMES[seat]}'s card: which card?", seat, play.trick_number)
@@ -352,16 +351,6 @@ class PlayWatch:
                                          f"zone before {SEAT_NAMES[to_play]} played: did {SEAT_NAMES[other.zone]} "
                                          f"play out of turn?", other.zone, trick, other.card)
                 return True
-        if item.unseen_at:
-            # Nobody saw when this card was put down, so the cards already in the other zones
-            # may have come before it: a question for the console (once), never an accusation.
-            item.unseen_at = False
-            first = min((i for i in live if i.seat != to_play and not i.early), key=lambda i: i.t, default=None)
-            if first is not None:
-                yield from self._ask(first, "out-of-turn", f"nobody saw when {SEAT_NAMES[to_play]} put down its "
-                                     f"card: did {SEAT_NAMES[first.seat]} play before {SEAT_NAMES[to_play]}, out "
-                                     f"of turn?", first.seat, trick, first.card, order_only=True)
-                return True
         rfid_on = "rfid" in self.sources
         if item.rfid is None and item.card_override is None and rfid_on:
             found = self.cards.origin_card(to_play, item.t, self.played)
@@ -394,15 +383,11 @@ class PlayWatch:
         return True
 
     def _ask(self, item: CardOnTable, kind: str, message: str, seat: Seat, trick: int,
-             proposal: Optional[Card] = None, order_only: bool = False) -> Iterator[Proposal]:
-        """A blocking question about a card on the table, which stays there until it is answered.
-        ``order_only``: an out-of-turn question only because nobody saw when the card before it was
-        put down; a "no" leaves the card where it is, in its turn."""
+             proposal: Optional[Card] = None) -> Iterator[Proposal]:
+        """A blocking question about a card on the table, which stays there until it is answered."""
         c = yield Ask(Conflict(kind, message, trick=trick, seat=seat, blocking=True, evidence=tuple(item.oids),
                                proposal=proposal, item=item))
         item.conflict = c.id
-        if order_only:
-            self.order_only.add(c.id)
 
     # -- writing the plays --------------------------------------------------------------
     def _commit(self, item: CardOnTable, seat: Seat) -> Iterator[Proposal]:
@@ -520,7 +505,7 @@ class PlayWatch:
                 item.card_override = card
             if action in ("confirm", "resolve"):
                 yield from self._write_out_of_turn(item)
-            elif c.id not in self.order_only:
+            else:
                 item.early = True                 # down before its turn: it waits for it
             return
         if c.kind == "to-confirm" and (action == "dismiss" or (card if action == "resolve" else c.proposal)

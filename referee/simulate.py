@@ -135,9 +135,10 @@ class _Emitter:
             self._add(replace(obs, t=t + 0.05))
         return True
 
-    def camera_seen(self, t: float, zone: str, card: Card, honest: bool = False) -> None:
+    def camera_seen(self, t: float, zone: str, card: Card, honest: bool = False) -> bool:
+        """The camera's read of a card come to rest (maybe misread, or unreadable: card None)."""
         if not self.f.camera:
-            return
+            return False
         self.frame += 1
         r = self.rng.random()
         read, conf = card, round(self.rng.uniform(0.9, 1.0), 3)
@@ -152,6 +153,7 @@ class _Emitter:
         self._add(obs)
         if self.rng.random() < self.f.duplicate:
             self._add(replace(obs, t=t + 0.04))
+        return True
 
     def camera_gone(self, t: float, zone: str, card: Card) -> None:
         if self.f.camera:
@@ -425,8 +427,7 @@ def _play_hand(em: _Emitter, rng: random.Random, player: Player, contract, deale
         if out_of_turn and out_of_turn[0] == trick:
             j = out_of_turn[1]
             times[j] = times[j - 1] - 0.5
-            seat, card, _ = chosen[j]
-            planted.append(Planted("out-of-turn", number, seat, trick, card))
+        timed = [False] * 4                           # did a sensor see when each card was put down?
         for position in order:
             seat, card, say = chosen[position]
             tp = times[position]
@@ -440,11 +441,18 @@ def _play_hand(em: _Emitter, rng: random.Random, player: Player, contract, deale
                 em.camera_gone(tp - 0.55, zone, shown)
                 em.rfid(tp - 0.5, False, zone, shown)
                 em.rfid(tp - 0.45, True, f"hand:{SEAT_NAMES[seat]}", shown)
-            em.rfid(tp, False, f"hand:{SEAT_NAMES[seat]}", card)
-            em.camera_seen(tp + 0.08, zone, card)
-            em.rfid(tp + 0.12, True, zone, card)
+            left = em.rfid(tp, False, f"hand:{SEAT_NAMES[seat]}", card)
+            looked = em.camera_seen(tp + 0.08, zone, card)
+            landed = em.rfid(tp + 0.12, True, zone, card)
+            timed[position] = left or looked or landed
             if say:
                 em.console(tp + 0.3, action="belote", seat=seat)
+        if out_of_turn and out_of_turn[0] == trick:
+            # It is out of turn for coming before the card of the player before it: no table can
+            # tell when nobody saw when one of the two was put down.
+            j = out_of_turn[1]
+            seat, card, _ = chosen[j]
+            planted.append(Planted("out-of-turn", number, seat, trick, card, traced=timed[j] and timed[j - 1]))
         # --- a card bumped into another zone once it is settled
         tclear = t + rng.uniform(1.4, 2.0)
         if rng.random() < em.f.knocked:

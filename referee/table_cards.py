@@ -51,7 +51,6 @@ class CardOnTable:
     say: Optional[str] = None
     conflict: Optional[int] = None
     card_override: Optional[Card] = None     # settled at the console
-    unseen_at: bool = False                  # nobody saw when it was put down (placed first in its trick)
 
     @property
     def card(self) -> Optional[Card]:
