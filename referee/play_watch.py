@@ -326,12 +326,12 @@ class PlayWatch:
         trick = play.trick_number
         if self.to_confirm.blocks(self.game.hand_number, trick):
             return False                              # an earlier trick's violation rests on one read
-        first = min((i for i in live if not i.early and i.read), key=lambda i: i.t, default=item)
+        first = min((i for i in live if not i.early and i.timed), key=lambda i: i.t, default=item)
         if not play.trick and trick > 1 and first.seat != to_play and \
                 (yield from self.to_confirm.ask_winner(self.game.hand_number, trick - 1, to_play, first.seat)):
             return True                               # the last trick's winner is in doubt: a card misread?
         for other in sorted(live, key=lambda i: i.t):       # cards put down before this one, out of turn
-            if other.t < item.t and other.seat != to_play and not other.early:
+            if other.t < item.t and other.seat != to_play and not other.early and other.timed and item.timed:
                 mine = next(((c, n) for c, (k, s, n) in self.played.items() if k == trick and s == other.seat and n),
                             None)
                 if mine is not None and other.card is not None:
