@@ -135,7 +135,7 @@ class PlayWatch:
         cards = self.cards
         if source == "rfid" and card is not None and card not in on_table and card not in self.played and \
                 not cards.shows(card) and card not in cards.back_in_hand:
-            misread = self._camera_misread(zone, card, oid)
+            misread = self._wrong_card(zone, card, oid)
             if misread is not None:
                 on_table.add(card)
                 cards.gone_cards.add(card)
@@ -159,20 +159,24 @@ class PlayWatch:
                 item.gone_t = t
         return None
 
-    def _camera_misread(self, zone: Optional[Seat], card: Card, oid: int,
-                        trick: Optional[int] = None) -> Optional[Iterator[Proposal]]:
-        """A tag, ``card``, is read as ``trick`` (default: the one on the table) is picked up: leaving
-        ``zone``, or (``zone`` None) in a pile. But only the camera read that seat's card of the
-        trick (in a pile: the one card of the trick only the camera read), as another card: the
-        camera misread it (a tag is not misread). The play is corrected with the RFID's card, or
-        the pending one changed."""
+    def _wrong_card(self, zone: Optional[Seat], card: Card, oid: int,
+                    trick: Optional[int] = None) -> Optional[Iterator[Proposal]]:
+        """A tag, ``card``, no play of this hand holds, is read as ``trick`` (default: the one on the
+        table) is picked up: leaving ``zone``, or (``zone`` None) in a pile. A tag is not misread,
+        so a card of the trick was recorded wrong: the camera misread it, or (RFID) the card was
+        shown and taken back with the reads of its going back missed, and ``card``, the one really
+        played, was never read arriving. Leaving ``zone``: that seat's card, unless the console
+        settled it; in a pile: the one card of the trick only the camera read (with RFID reads
+        missing, a card in a pile that nobody saw played is as likely of the next trick). The play is
+        corrected with the tag's card, or the pending one changed; None when no card (or more than
+        one in a pile) could be the wrong one: a question later."""
         trick = trick or self.game.play.trick_number
         done = self.trick_done
         mine = [(c, n, s) for c, (k, s, n) in self.played.items() if k == trick and zone in (None, s) and c != card
-                and (self._camera_alone(n) if n else done is not None and done["card"] == c
-                     and done["one"][0] == "camera")]
+                and (self._may_be_wrong(n, zone is None) if n else done is not None and done["card"] == c
+                     and (zone is not None or done["one"][0] == "camera"))]
         if len(mine) != 1:
-            return None                               # none, or which one is not known: a question later
+            return None
         read, n, zone = mine[0]
         if not n:                                     # the trick's last card, waiting for its pickup
             done["event"] = {**{k: v for k, v in done["event"].items() if k != "sources"},
@@ -184,14 +188,20 @@ class PlayWatch:
             self.played[card] = self.played.pop(read)
             return iter(())
         old = {k: v for k, v in self.game.events[n - 1].items() if k != "sources"}
+        one = self.to_confirm.plays.get(n)
+        reason = "misread" if one is not None and one.sensor == "camera" else "taken back"
         self.played[card] = self.played.pop(read)
         return self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
-                                     "evidence": old.get("evidence", []) + [oid]}, "misread", {"evidence": [oid]})
+                                     "evidence": old.get("evidence", []) + [oid]}, reason, {"evidence": [oid]})
 
-    def _camera_alone(self, n: int) -> bool:
-        """Does play event ``n`` rest on one camera read, with no second read since?"""
+    def _may_be_wrong(self, n: int, camera_once: bool) -> bool:
+        """Could play event ``n`` be the wrong card? Not when the console settled it (or named it);
+        with ``camera_once``, only when it rests on one camera read, with no second read since."""
         one = self.to_confirm.plays.get(n)
-        return one is not None and one.sensor == "camera" and one.second is None
+        if camera_once:
+            return one is not None and one.sensor == "camera" and one.second is None
+        event = self.game.events[n - 1]
+        return bool(event.get("evidence")) and "console" not in event.get("sources", ())
 
     def _picked_up_at(self, t: float, unseen: bool = False) -> Optional[Iterator[Proposal]]:
         """The trick on the table is being picked up (its cards leave the zones, or reach a pile;
@@ -241,13 +251,13 @@ class PlayWatch:
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
             if play is not None and card not in self.played and card not in self.cards.back_in_hand:
                 if not play.trick and play.trick_number > 1:       # the trick just picked up: misread?
-                    misread = self._camera_misread(None, card, oid, play.trick_number - 1)
+                    misread = self._wrong_card(None, card, oid, play.trick_number - 1)
                     if misread is not None:
                         return misread
                 return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick
             return None
         if card not in done["cards"] and card not in self.played:
-            return self._camera_misread(None, card, oid, done["trick"])
+            return self._wrong_card(None, card, oid, done["trick"])
         if card not in done["cards"] or done.get("pile"):
             return None
         done["pile"] = where
