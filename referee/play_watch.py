@@ -80,6 +80,7 @@ class PlayWatch:
         self.says: dict[Seat, int] = {}
         self.pending_say: dict[Seat, float] = {}                 # "belote" said before its card: when
         self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
+        self.left_zone: dict[Card, tuple[int, int, float]] = {}  # a play seen leaving its zone: hand, trick, when
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -147,6 +148,8 @@ class PlayWatch:
             cards.items.append(item)
         if card is not None and (card in on_table or cards.shows(card)):
             cards.gone_cards.add(card)                # a card of this trick (not a late read of the last one)
+            if card in play.trick:
+                self.left_zone[card] = (self.game.hand_number, play.trick_number, t)
         here = on_table | {c for i in cards.items for c in (i.cam, i.rfid) if c is not None}
         pickup = (card is None and (on_table or cards.items)) or len(cards.gone_cards & here) >= 2
         if pickup:
@@ -354,6 +357,16 @@ class PlayWatch:
                         blocking=True, ref=mine[1], proposal=other.card, evidence=tuple(other.oids)))
                     other.conflict = c.id
                     return True
+                if self._left_before(item.t):
+                    # A card recorded in this trick had left its zone before this one came: the trick
+                    # was being picked up, so this player's card in it went down unseen, and the one
+                    # seen is of the next trick (it waits for its turn). Not a card out of turn: a question.
+                    item.early = True
+                    unseen = CardOnTable(zone=to_play, t=other.t - 1e-3)
+                    self.cards.items.append(unseen)
+                    yield from self._ask(unseen, "card-unknown", f"a card of trick {trick} has left the table but "
+                                         f"no sensor saw {SEAT_NAMES[to_play]}'s card: which card?", to_play, trick)
+                    return True
                 if other.origin is not None:
                     yield from self._write_out_of_turn(other)
                 else:
@@ -391,6 +404,12 @@ class PlayWatch:
             return True
         yield from self._commit(item, to_play)
         return True
+
+    def _left_before(self, t: float) -> bool:
+        """Was a card recorded in the trick on the table seen leaving its zone before ``t``?"""
+        play = self.game.play
+        return any(self.left_zone.get(c, (0, 0, t))[:2] == (self.game.hand_number, play.trick_number)
+                   and self.left_zone[c][2] < t for c in play.trick)
 
     def _ask(self, item: CardOnTable, kind: str, message: str, seat: Seat, trick: int,
              proposal: Optional[Card] = None) -> Iterator[Proposal]:
@@ -594,8 +613,8 @@ def _shown_before(items: list[CardOnTable], item: CardOnTable) -> list[CardOnTab
 
 def _last_put_down(live: list[CardOnTable], item: CardOnTable) -> CardOnTable:
     """Of the cards ``item``'s player put down in this trick, the last one: the others were shown and
-    taken back."""
-    return max([item] + [i for i in live if item in _shown_before(live, i)], key=lambda i: i.t)
+    taken back (a card waiting for its turn in a later trick is not one of them)."""
+    return max([item] + [i for i in live if not i.early and item in _shown_before(live, i)], key=lambda i: i.t)
 
 
 def _chain(*parts: Optional[Iterator[Proposal]]) -> Iterator[Proposal]:
