@@ -106,9 +106,21 @@ class PlayWatch:
                                f"{SEAT_NAMES[seat]} play?", trick=trick, seat=seat, blocking=True, ref=n,
                                evidence=(oid,), proposal=obs.card))
 
-    def card_left_hand(self, obs: CardGone, seat: Seat, oid: int) -> None:
-        """A tag left ``seat``'s hand area during the play: a card on its way to the zone."""
+    def card_left_hand(self, obs: CardGone, seat: Seat, oid: int) -> Iterator[Proposal]:
+        """A tag left ``seat``'s hand area during the play: a card on its way to the zone. Proposes
+        a question when the card is recorded as that player's card of an earlier trick."""
         self.cards.left_hand(obs, seat, oid, self.played)
+        trick, by, n = self.played.get(obs.card, (0, -1, 0))
+        play = self.game.play
+        if by == seat and n and not self.cards.stale(obs.card, obs.t) and \
+                (trick < play.trick_number - 1 or (trick == play.trick_number - 1 and play.trick)):
+            # Still in the hand, a trick or more later (not a late read of its going): that card was
+            # shown and taken back, the reads of its going back missed, and the card really played
+            # then was never read.
+            yield Ask(Conflict("card-unknown", f"{pretty(obs.card)}, recorded as {SEAT_NAMES[seat]}'s card at "
+                               f"trick {trick}, left {SEAT_NAMES[seat]}'s hand again at trick {play.trick_number}: "
+                               f"which card did {SEAT_NAMES[seat]} play at trick {trick}?", trick=trick, seat=seat,
+                               blocking=True, ref=n, evidence=(oid,), proposal=obs.card))
 
     def card_seen(self, obs: CardSeen, zone: Seat, oid: int) -> None:
         """A sensor saw a card (or an unreadable one: ``obs.card`` None) in ``zone``'s play zone."""

@@ -335,7 +335,7 @@ class TableReferee:
                 if deal.mode != "play":
                     self._carry_out(deal.card_left_hand(obs, oid))
                 if deal.mode == "play":                   # maybe only now: the deal's last round closed
-                    play.card_left_hand(obs, seat, oid)
+                    self._carry_out(play.card_left_hand(obs, seat, oid))
         elif zone == "deal":
             if isinstance(obs, CardSeen) and obs.card is not None:
                 deal.card_in_dealing_area(obs.card, oid)

@@ -136,6 +136,12 @@ def test_the_realistic_preset_misreads_as_the_real_reader_does():
     (1100054, "misread=0.05,rfid_miss=0.2,knocked=0.05", "ffb-contree"),
     (1100058, "misread=0.05,rfid_miss=0.2,knocked=0.05", "ffb-contree"),
     (1400208, "misread=0.10,unreadable=0.1,takeback=0.1", "contree"),
+    # RFID only: S showed ♥A and took it back unread, ♣A (never read arriving) left S's zone at the
+    # pickup: S's card is the tag's, not the next trick's lead (it was; three cards asked, 4 accusations)
+    (1300051, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
+    # RFID only: a pile read of a card nobody saw played is not a correction of the last trick's
+    # card one antenna read (it is of the trick on the table: 9 accusations followed)
+    (1300120, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
 ])
 def test_the_games_that_crashed_or_accused_wrongly_are_refereed_right(game_seed, faults, rules):
     sim = simulate(60, game_seed, parse_faults(faults), rules)
@@ -158,3 +164,16 @@ def test_realistic_faults_no_false_accusation_and_every_planted_violation(rules,
     assert m.false_accusations == 0, m.false_examples
     assert m.recall == 1.0, m.missed_examples
     assert m.to_confirm_left == 0
+
+
+@pytest.mark.parametrize("rules", ["contree", "classic"])
+def test_realistic_rfid_only_no_crash_and_every_planted_violation(rules):
+    """RFID only (30 % of the reads missed): nothing crashes and every planted violation a sensor
+    could trace is flagged. Not yet the issue's target: a card shown and taken back whose two
+    reads of going back were both missed, while the card really played was never read, is
+    recorded wrong and can still make a false accusation (about 1 in 250 hands, bench.trust);
+    the bound keeps it from getting worse."""
+    m = run(240, seed=7, faults=parse_faults("realistic,camera=false"), rules=rules)
+    assert m.planted >= 20
+    assert m.recall == 1.0, m.missed_examples
+    assert m.false_accusations <= 4, m.false_examples
