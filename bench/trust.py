@@ -25,8 +25,9 @@ Its ``referee`` package is copied to a temporary folder with this tree's
 simulator, faults, oracle and measure laid over it, so that the same simulated
 tables are refereed by the old table referee and counted the same way.
 ``BENCH_TRUST_SIDE`` (``before``, ``now``, default both) runs one side only
-(the two can run side by side); ``BENCH_TRUST_HANDS`` sets the hands per
-table (default 10000). Beside them, issue 11's three measured runs with the
+and ``BENCH_TRUST_PARTS`` (``contree,classic,issue``, the default) some of the
+tables, so that the long run can be split among processes;
+``BENCH_TRUST_HANDS`` sets the hands per table (default 10000). Beside them, issue 11's three measured runs with the
 figures the issue gave.
 """
 
@@ -117,6 +118,7 @@ def run() -> None:
     hands = int(os.environ.get("BENCH_TRUST_HANDS", "10000"))
     side = os.environ.get("BENCH_TRUST_SIDE", "both")
     sides = ("before", "now") if side == "both" else (side,)
+    parts = os.environ.get("BENCH_TRUST_PARTS", "contree,classic,issue").split(",")
     tree = _before_tree(Path(os.environ.get("BENCH_TRUST_BEFORE", "/tmp/trust-before"))) if "before" in sides else None
     measure = {"now": _now, "before": lambda *a: _before(tree, *a)}
     print(f"referee simulate --faults realistic, {hands} hands per table (seed 1). q/hand: questions the console "
@@ -126,7 +128,7 @@ def run() -> None:
     print(f"{'rules':8} {'sensors':12} {'side':7} {HEAD}  seconds")
     questions = {}
     try:
-        for rules in ("contree", "classic"):
+        for rules in [r for r in ("contree", "classic") if r in parts]:
             for name, faults in TABLES:
                 for s in sides:
                     start = time.perf_counter()
@@ -141,7 +143,7 @@ def run() -> None:
             per = ", ".join(f"{k} {v / hands:.3f}" for k, v in sorted(q.items()))
             print(f"  {rules:8} {name:12} {s:7} {per}")
         print(f"\nissue 11's runs, the issue's figures and measured here:\n{'':32} {HEAD}")
-        for n, rules, faults, seed, issue in ISSUE_RUNS:
+        for n, rules, faults, seed, issue in ISSUE_RUNS if "issue" in parts else ():
             print(f"  --hands {n} --rules {rules} --faults {faults} --seed {seed}\n    issue:  {issue}")
             for s in sides:
                 start = time.perf_counter()
