@@ -140,9 +140,10 @@ class PlayWatch:
         self.cards.seen(obs, zone, oid, self.played)
 
     def card_gone(self, source: str, zone: Seat, card: Optional[Card], t: float,
-                  oid: int) -> Optional[Iterator[Proposal]]:
+                  oid: int, asked: bool = False) -> Optional[Iterator[Proposal]]:
         """A card (or every card: ``card`` None) left a play zone: a pickup, a knock or a take-back.
-        Proposes a question when the trick is being picked up without a card nobody saw."""
+        Proposes a question when the trick is being picked up without a card nobody saw, or when
+        a tag no play holds leaves a zone whose recorded card a tag backs (``asked``: done)."""
         play = self.game.play
         on_table = set(play.trick) | (self.trick_done["cards"] if self.trick_done else set())
         cards = self.cards
@@ -153,6 +154,9 @@ class PlayWatch:
                 on_table.add(card)
                 cards.gone_cards.add(card)
                 return _chain(misread, self.card_gone(source, zone, card, t, oid))
+            question = None if asked else self._ask_taken_back(zone, card, oid)
+            if question is not None:
+                return _chain(question, self.card_gone(source, zone, card, t, oid, asked=True))
             # A tag leaving a play zone that no sensor saw arrive: it was played there, in turn.
             before = min([i.t for i in cards.items if not i.early], default=t) - 1e-3
             item = CardOnTable(zone=zone, t=before, oids=[oid])
@@ -180,15 +184,16 @@ class PlayWatch:
         table) is picked up: leaving ``zone``, or (``zone`` None) in a pile. A tag is not misread,
         so a card of the trick was recorded wrong: the camera misread it, or (RFID) the card was
         shown and taken back with the reads of its going back missed, and ``card``, the one really
-        played, was never read arriving. Leaving ``zone``: that seat's card, unless the console
-        settled it; in a pile: the one card of the trick only the camera read (with RFID reads
-        missing, a card in a pile that nobody saw played is as likely of the next trick). The play is
-        corrected with the tag's card, or the pending one changed; None when no card (or more than
-        one in a pile) could be the wrong one: a question later."""
+        played, was never read arriving. Leaving ``zone``: that seat's card still waiting for the
+        pickup, or recorded on one camera read (one a tag backs is asked about:
+        :meth:`_ask_taken_back`); in a pile: the one card of the trick only the camera read (with
+        RFID reads missing, a card in a pile that nobody saw played is as likely of the next
+        trick). The play is corrected with the tag's card, or the pending one changed; None when
+        no card (or more than one in a pile) could be the wrong one: a question later."""
         trick = trick or self.game.play.trick_number
         done = self.trick_done
         mine = [(c, n, s) for c, (k, s, n) in self.played.items() if k == trick and zone in (None, s) and c != card
-                and (self._may_be_wrong(n, zone is None) if n else done is not None and done["card"] == c
+                and (self._camera_alone(n) if n else done is not None and done["card"] == c
                      and (zone is not None or done["one"][0] == "camera"))]
         if len(mine) != 1:
             return None
@@ -203,20 +208,31 @@ class PlayWatch:
             self.played[card] = self.played.pop(read)
             return iter(())
         old = {k: v for k, v in self.game.events[n - 1].items() if k != "sources"}
-        one = self.to_confirm.plays.get(n)
-        reason = "misread" if one is not None and one.sensor == "camera" else "taken back"
         self.played[card] = self.played.pop(read)
         return self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
-                                     "evidence": old.get("evidence", []) + [oid]}, reason, {"evidence": [oid]})
+                                     "evidence": old.get("evidence", []) + [oid]}, "misread", {"evidence": [oid]})
 
-    def _may_be_wrong(self, n: int, camera_once: bool) -> bool:
-        """Could play event ``n`` be the wrong card? Not when the console settled it (or named it);
-        with ``camera_once``, only when it rests on one camera read, with no second read since."""
+    def _camera_alone(self, n: int) -> bool:
+        """Does play event ``n`` rest on one camera read, with no second read since?"""
         one = self.to_confirm.plays.get(n)
-        if camera_once:
-            return one is not None and one.sensor == "camera" and one.second is None
-        event = self.game.events[n - 1]
-        return bool(event.get("evidence")) and "console" not in event.get("sources", ())
+        return one is not None and one.sensor == "camera" and one.second is None
+
+    def _ask_taken_back(self, zone: Seat, card: Card, oid: int) -> Optional[Iterator[Proposal]]:
+        """A tag no play holds, ``card``, left ``zone`` while the seat's card of the trick on the
+        table is recorded, backed by a tag: that card was shown and taken back (the reads of its
+        going back missed) and ``card`` really played, or the trick was picked up unseen and
+        ``card`` is of the next one. Which, only the console can say."""
+        trick = self.game.play.trick_number
+        mine = next(((c, n) for c, (k, s, n) in self.played.items() if k == trick and s == zone and n), None)
+        if mine is None:
+            return None
+        event = self.game.events[mine[1] - 1]
+        if not event.get("evidence") or "console" in event.get("sources", ()):
+            return None                               # the console settled it
+        return _one(Ask(Conflict(
+            "card-unknown", f"{SEAT_NAMES[zone]}'s card at trick {trick} was recorded as {pretty(mine[0])}, but "
+            f"{pretty(card)} left {SEAT_NAMES[zone]}'s zone: which card did {SEAT_NAMES[zone]} play at trick "
+            f"{trick}?", trick=trick, seat=zone, blocking=True, ref=mine[1], proposal=card, evidence=(oid,))))
 
     def _picked_up_at(self, t: float, unseen: bool = False) -> Optional[Iterator[Proposal]]:
         """The trick on the table is being picked up (its cards leave the zones, or reach a pile;
@@ -338,7 +354,9 @@ class PlayWatch:
         item = min((i for i in live if i.seat == to_play), key=lambda i: (not i.zone_seen, i.t), default=None)
         if item is None:
             return None
-        item = _last_put_down(live, item)
+        # A card this player put down after one recorded in the trick had left its zone is of the
+        # next trick, not the card it played instead of the first.
+        item = _last_put_down([i for i in live if i is item or not self._left_before(i.t)], item)
         later = any(i.t > item.t and i.seat != to_play and not i.early for i in live)
         if not (now >= item.t + (SETTLE if item.zone_seen else SETTLE + RFID_WAIT) or later):
             return None
@@ -627,6 +645,11 @@ def _last_put_down(live: list[CardOnTable], item: CardOnTable) -> CardOnTable:
     """Of the cards ``item``'s player put down in this trick, the last one: the others were shown and
     taken back (a card waiting for its turn in a later trick is not one of them)."""
     return max([item] + [i for i in live if not i.early and item in _shown_before(live, i)], key=lambda i: i.t)
+
+
+def _one(proposal: Proposal) -> Iterator[Proposal]:
+    """One proposal, as a step of its own (the referee sends the answer back into it)."""
+    yield proposal
 
 
 def _chain(*parts: Optional[Iterator[Proposal]]) -> Iterator[Proposal]:
