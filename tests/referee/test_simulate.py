@@ -139,6 +139,11 @@ def test_the_realistic_preset_misreads_as_the_real_reader_does():
     # RFID only: S showed ♥A and took it back unread, ♣A (never read arriving) left S's zone at the
     # pickup: S's card is the tag's, not the next trick's lead (it was; three cards asked, 4 accusations)
     (1300051, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
+    # RFID only: E's card of trick 1 never read, a card of it seen leaving at the pickup, then E's
+    # card of trick 2: not N's and W's cards out of turn (4 accusations and a cascade followed)
+    (1300158, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
+    # RFID only: a planted out-of-turn in the trick after a pickup seen in part is still flagged
+    (1300101, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
     # RFID only: a pile read of a card nobody saw played is not a correction of the last trick's
     # card one antenna read (it is of the trick on the table: 9 accusations followed)
     (1300120, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
