@@ -611,7 +611,9 @@ class PlayWatch:
         mine = [i for i in self.cards.items if i.seat == seat and i.say is None]
         last = max(((n, card) for card, (_, s, n) in self.played.items() if s == seat and n), default=None)
         pair = [i for i in mine if self._belote_card(i.card)]
-        if not pair and last and self._belote_card(last[1]) and "say" not in self.game.events[last[0] - 1]:
+        unread = any(i.card is None for i in mine)     # its card on the table, not read yet: maybe the pair's
+        if not pair and not unread and last and self._belote_card(last[1]) and \
+                "say" not in self.game.events[last[0] - 1]:
             self.says[seat] = self.says.get(seat, 0) + 1
             old = self.game.events[last[0] - 1]
             yield from self.correct_play(last[0], {**old, "say": word}, "belote said", {})

@@ -144,6 +144,9 @@ def test_the_realistic_preset_misreads_as_the_real_reader_does():
     (1300158, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
     # RFID only: a planted out-of-turn in the trick after a pickup seen in part is still flagged
     (1300101, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
+    # realistic: E says rebelote as its ♠K lies unread on the table: not said with its last card,
+    # ♥Q (a belote-not-held followed at the end of the hand)
+    (100266, "realistic", "contree"),
     # RFID only: a pile read of a card nobody saw played is not a correction of the last trick's
     # card one antenna read (it is of the trick on the table: 9 accusations followed)
     (1300120, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
