@@ -26,6 +26,14 @@ after it), ``out-of-turn`` (a card early in a zone, nobody saw which hand it
 left). A play that one read of one sensor backs is recorded with that read as
 its ``sources``; a violation resting on it is "to confirm"
 (:mod:`referee.to_confirm`), and the cards of the next trick wait until it is.
+The rules of evidence are listed in docs/record-format.md ("What the table
+takes as evidence").
+
+Why one module over 500 lines: deciding a card (in turn, out of turn, shown
+and taken back, of a trick picked up unseen, misread) reads and changes the
+same state of the trick on the table, and each decision is only right next to
+the others; what is not that state lives apart (the cards' reads in
+:mod:`referee.table_cards`, the plays read once in :mod:`referee.to_confirm`).
 """
 
 from __future__ import annotations

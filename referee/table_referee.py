@@ -26,6 +26,10 @@ outputs:
   to conflicts, corrections;
 - the screen (:mod:`referee.screen`): the state as the screens get it.
 
+Why one module just over 500 lines: most of it is this API's documentation,
+and the writer that applies every part's proposals (events, conflicts, the
+table's own violations: misdeal and wrong pickup) in one place.
+
 API (the dashboard and the demo build on it)
 --------------------------------------------
 
