@@ -14,19 +14,33 @@ asks as a careful referee who saw the table would: a "to confirm" question
 waits until the referee presses it (the sensors get their chance first), and
 is then answered with the card really played (confirm, or the right card).
 A planted violation counts as flagged once confirmed, by a second read or at
-the console; one no sensor saw anything of (a wrong pickup whose pile reads
-were all missed) is counted apart, not in the recall.
+the console. One no sensor could trace is counted apart, not in the recall: a
+wrong pickup whose pile reads were all missed, an out-of-turn card when no
+sensor reported when it or the card it jumped was put down (or a late report
+put it after that card).
 
-Beside them, issue 11's three measured runs, with the figures the issue gave
-(before this work).
-
-``BENCH_TRUST_HANDS`` sets the hands per configuration (default 10000).
+Before and now: ``BENCH_TRUST_BEFORE`` names a checkout of the referee before
+this work (``git worktree add /tmp/trust-before f7d5d93``; default that path).
+Its ``referee`` package is copied to a temporary folder with this tree's
+simulator, faults, oracle and measure laid over it, so that the same simulated
+tables are refereed by the old table referee and counted the same way.
+``BENCH_TRUST_SIDE`` (``before``, ``now``, default both) runs one side only
+and ``BENCH_TRUST_PARTS`` (``contree,classic,issue``, the default) some of the
+tables, so that the long run can be split among processes;
+``BENCH_TRUST_HANDS`` sets the hands per table (default 10000). Beside them, issue 11's three measured runs with the
+figures the issue gave.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from referee.measure import run as run_simulation
 from referee.sensor_faults import parse_faults
@@ -38,53 +52,103 @@ ISSUE_RUNS = ((1500, "ffb-contree", "misread=0.05,rfid_miss=0.2,knocked=0.05", 1
               (1500, "contree", "misread=0.10,unreadable=0.1,takeback=0.1", 14, "5 false accusations"),
               (1000, "contree", "camera=false,rfid_miss=0.3,duplicate=0.2", 13,
                "crash: LookupError, the ground truth has no play for conflict ... card-unknown"))
+#: The measuring harness laid over the old referee: the same tables, counted the same way.
+HARNESS = ("simulate.py", "sensor_faults.py", "oracle.py", "measure.py")
+_CHILD = """
+import json, sys
+from referee.measure import run
+from referee.sensor_faults import parse_faults
+from referee.table_referee import TableReferee
+if not hasattr(TableReferee, "to_confirm"):
+    TableReferee.to_confirm = lambda self: []      # nothing was ever 'to confirm' before
+hands, seed, faults, rules = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+try:
+    m = run(hands, seed, parse_faults(faults), rules)
+    print(json.dumps({"metrics": m.as_dict(), "told": m.told, "seconds": m.seconds}))
+except Exception as exc:
+    print(json.dumps({"crash": f"{type(exc).__name__}: {str(exc)[:120]}"}))
+"""
+HEAD = (f"{'hands':>6} {'planted':>7} {'flagged':>7} {'recall':>8} {'false':>6} {'q/hand':>7} {'tc/hand':>7} "
+        f"{'told':>6} {'2nd-rd':>7} {'left':>5} {'untr':>5} {'exact':>8}")
 
 
-def _row(m) -> str:
-    d = m.as_dict()
-    return (f"{m.hands:>6} {m.planted:>7} {m.flagged:>7} {m.recall:>8.2%} {m.false_accusations:>6} "
-            f"{d['conflicts_per_hand']:>7.2f} {d['to_confirm_per_hand']:>7.3f} {m.told / max(m.hands, 1):>6.2f} "
-            f"{m.to_confirm_by_sensor:>7} "
-            f"{m.to_confirm_left:>5} {m.untraced:>5} {d['hands_exact_share']:>8.2%}")
+def _row(d: dict, told: int) -> str:
+    return (f"{d['hands']:>6} {d['planted']:>7} {d['flagged']:>7} {d['recall']:>8.2%} {d['false_accusations']:>6} "
+            f"{d['conflicts_per_hand']:>7.2f} {d['to_confirm_per_hand']:>7.3f} {told / max(d['hands'], 1):>6.2f} "
+            f"{d['to_confirm_by_sensor']:>7} {d['to_confirm_left']:>5} {d['untraced']:>5} "
+            f"{d['hands_exact_share']:>8.2%}")
 
 
-def _measure(hands: int, seed: int, faults: str, rules: str):
-    start = time.perf_counter()
+def _now(hands: int, seed: int, faults: str, rules: str) -> dict:
     try:
         m = run_simulation(hands, seed, parse_faults(faults), rules)
     except Exception as exc:                       # a crash is a figure too
-        return None, f"CRASH {type(exc).__name__}: {str(exc)[:120]}", time.perf_counter() - start
-    return m, _row(m), time.perf_counter() - start
+        return {"crash": f"{type(exc).__name__}: {str(exc)[:120]}"}
+    return {"metrics": m.as_dict(), "told": m.told, "seconds": m.seconds}
+
+
+def _before_tree(checkout: Path) -> Path:
+    """A temporary copy of the old ``referee`` package with this tree's harness over it."""
+    if not (checkout / "referee" / "table_referee.py").exists():
+        raise SystemExit(f"BENCH_TRUST_BEFORE={checkout} is not a checkout of the referee before issue 11 item 6: "
+                         f"make one with `git worktree add {checkout} f7d5d93`")
+    tmp = Path(tempfile.mkdtemp(prefix="bench-trust-before-"))
+    shutil.copytree(checkout / "referee", tmp / "referee", ignore=shutil.ignore_patterns("__pycache__"))
+    here = Path(__file__).resolve().parent.parent / "referee"
+    for name in HARNESS:
+        shutil.copy(here / name, tmp / "referee" / name)
+    return tmp
+
+
+def _before(tree: Path, hands: int, seed: int, faults: str, rules: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(hands), str(seed), faults, rules],
+                         env={**os.environ, "PYTHONPATH": str(tree)}, capture_output=True, text=True, cwd=tree)
+    if out.returncode:
+        return {"crash": out.stderr.strip().splitlines()[-1][:160] if out.stderr.strip() else f"exit {out.returncode}"}
+    return json.loads(out.stdout)
+
+
+def _line(result: dict, seconds: float) -> str:
+    if "crash" in result:
+        return f"CRASH {result['crash']}"
+    return f"{_row(result['metrics'], result['told'])}  {seconds:.0f} s"
 
 
 def run() -> None:
     hands = int(os.environ.get("BENCH_TRUST_HANDS", "10000"))
-    head = (f"{'rules':8} {'sensors':12} {'hands':>6} {'planted':>7} {'flagged':>7} {'recall':>8} {'false':>6} "
-            f"{'q/hand':>7} {'tc/hand':>7} {'told':>6} {'2nd-rd':>7} {'left':>5} {'unsn':>5} {'exact':>8}  seconds")
-    print(f"referee simulate --faults realistic, {hands} hands per line (seed 1); q/hand: questions the "
-          f"console had to answer per hand (the record waits), tc/hand: of which 'to confirm'; told: conflicts "
-          f"per hand the console was only told of (a camera read the RFID overruled); 2nd-rd: violations to "
-          f"confirm a second read confirmed; left: never confirmed; unsn: planted but seen by no sensor (not "
-          f"counted)")
-    print(head)
+    side = os.environ.get("BENCH_TRUST_SIDE", "both")
+    sides = ("before", "now") if side == "both" else (side,)
+    parts = os.environ.get("BENCH_TRUST_PARTS", "contree,classic,issue").split(",")
+    tree = _before_tree(Path(os.environ.get("BENCH_TRUST_BEFORE", "/tmp/trust-before"))) if "before" in sides else None
+    measure = {"now": _now, "before": lambda *a: _before(tree, *a)}
+    print(f"referee simulate --faults realistic, {hands} hands per table (seed 1). q/hand: questions the console "
+          f"had to answer per hand (the record waits); tc/hand: of which 'to confirm'; told: conflicts per hand "
+          f"the console was only told of; 2nd-rd: violations to confirm a second read confirmed; left: never "
+          f"confirmed; untr: planted but untraceable by any sensor (not in the recall)")
+    print(f"{'rules':8} {'sensors':12} {'side':7} {HEAD}  seconds")
     questions = {}
-    for rules in ("contree", "classic"):
-        for name, faults in TABLES:
-            m, row, seconds = _measure(hands, 1, faults, rules)
-            print(f"{rules:8} {name:12} {row}  {seconds:.0f}", flush=True)
-            if m is not None:
-                questions[(rules, name)] = m.questions
-    print("\nquestions per hand by kind (card-unknown: a card no sensor could read; out-of-turn: the order "
-          "of a trick; deal, gathered, turned: the deal; camera-only: a camera read that is not sure; "
-          "card-mismatch: camera and RFID disagree; to-confirm)")
-    for (rules, name), q in questions.items():
-        per = ", ".join(f"{k} {v / hands:.3f}" for k, v in sorted(q.items()))
-        print(f"  {rules:8} {name:12} {per}")
-    print("\nissue 11's runs, before (the issue's figures) and now:")
-    print(f"{'':40} {'hands':>6} {'planted':>7} {'flagged':>7} {'recall':>8} {'false':>6} {'q/hand':>7} "
-          f"{'tc/hand':>7} {'told':>6} {'2nd-rd':>7} {'left':>5} {'unsn':>5} {'exact':>8}")
-    for n, rules, faults, seed, before in ISSUE_RUNS:
-        _, row, seconds = _measure(n, seed, faults, rules)
-        print(f"  --rules {rules} --faults {faults} --seed {seed}")
-        print(f"    before: {before}")
-        print(f"    now:    {'':30}{row}  ({seconds:.0f} s)", flush=True)
+    try:
+        for rules in [r for r in ("contree", "classic") if r in parts]:
+            for name, faults in TABLES:
+                for s in sides:
+                    start = time.perf_counter()
+                    result = measure[s](hands, 1, faults, rules)
+                    print(f"{rules:8} {name:12} {s:7} {_line(result, time.perf_counter() - start)}", flush=True)
+                    if "metrics" in result:
+                        questions[(rules, name, s)] = result["metrics"]["questions"]
+        print("\nquestions per hand by kind (card-unknown: a card no sensor could read; out-of-turn: the order of "
+              "a trick; deal, gathered, turned: the deal; camera-only: a camera read that is not sure; "
+              "card-mismatch: camera and RFID disagree; to-confirm: a violation resting on one read)")
+        for (rules, name, s), q in questions.items():
+            per = ", ".join(f"{k} {v / hands:.3f}" for k, v in sorted(q.items()))
+            print(f"  {rules:8} {name:12} {s:7} {per}")
+        print(f"\nissue 11's runs, the issue's figures and measured here:\n{'':32} {HEAD}")
+        for n, rules, faults, seed, issue in ISSUE_RUNS if "issue" in parts else ():
+            print(f"  --hands {n} --rules {rules} --faults {faults} --seed {seed}\n    issue:  {issue}")
+            for s in sides:
+                start = time.perf_counter()
+                result = measure[s](n, seed, faults, rules)
+                print(f"    {s:7} {'':20} {_line(result, time.perf_counter() - start)}", flush=True)
+    finally:
+        if tree is not None:
+            shutil.rmtree(tree, ignore_errors=True)

@@ -26,6 +26,14 @@ after it), ``out-of-turn`` (a card early in a zone, nobody saw which hand it
 left). A play that one read of one sensor backs is recorded with that read as
 its ``sources``; a violation resting on it is "to confirm"
 (:mod:`referee.to_confirm`), and the cards of the next trick wait until it is.
+The rules of evidence are listed in docs/record-format.md ("What the table
+takes as evidence").
+
+Why one module over 500 lines: deciding a card (in turn, out of turn, shown
+and taken back, of a trick picked up unseen, misread) reads and changes the
+same state of the trick on the table, and each decision is only right next to
+the others; what is not that state lives apart (the cards' reads in
+:mod:`referee.table_cards`, the plays read once in :mod:`referee.to_confirm`).
 """
 
 from __future__ import annotations
@@ -80,7 +88,7 @@ class PlayWatch:
         self.says: dict[Seat, int] = {}
         self.pending_say: dict[Seat, float] = {}                 # "belote" said before its card: when
         self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
-        self.order_only: set[int] = set()                        # out-of-turn questions only on timing
+        self.left_zone: dict[Card, tuple[int, int, float]] = {}  # a play seen leaving its zone: hand, trick, when
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -106,9 +114,21 @@ class PlayWatch:
                                f"{SEAT_NAMES[seat]} play?", trick=trick, seat=seat, blocking=True, ref=n,
                                evidence=(oid,), proposal=obs.card))
 
-    def card_left_hand(self, obs: CardGone, seat: Seat, oid: int) -> None:
-        """A tag left ``seat``'s hand area during the play: a card on its way to the zone."""
+    def card_left_hand(self, obs: CardGone, seat: Seat, oid: int) -> Iterator[Proposal]:
+        """A tag left ``seat``'s hand area during the play: a card on its way to the zone. Proposes
+        a question when the card is recorded as that player's card of an earlier trick."""
         self.cards.left_hand(obs, seat, oid, self.played)
+        trick, by, n = self.played.get(obs.card, (0, -1, 0))
+        play = self.game.play
+        if by == seat and n and not self.cards.stale(obs.card, obs.t) and \
+                (trick < play.trick_number - 1 or (trick == play.trick_number - 1 and play.trick)):
+            # Still in the hand, a trick or more later (not a late read of its going): that card was
+            # shown and taken back, the reads of its going back missed, and the card really played
+            # then was never read.
+            yield Ask(Conflict("card-unknown", f"{pretty(obs.card)}, recorded as {SEAT_NAMES[seat]}'s card at "
+                               f"trick {trick}, left {SEAT_NAMES[seat]}'s hand again at trick {play.trick_number}: "
+                               f"which card did {SEAT_NAMES[seat]} play at trick {trick}?", trick=trick, seat=seat,
+                               blocking=True, ref=n, evidence=(oid,), proposal=obs.card))
 
     def card_seen(self, obs: CardSeen, zone: Seat, oid: int) -> None:
         """A sensor saw a card (or an unreadable one: ``obs.card`` None) in ``zone``'s play zone."""
@@ -128,26 +148,32 @@ class PlayWatch:
         self.cards.seen(obs, zone, oid, self.played)
 
     def card_gone(self, source: str, zone: Seat, card: Optional[Card], t: float,
-                  oid: int) -> Optional[Iterator[Proposal]]:
+                  oid: int, asked: bool = False) -> Optional[Iterator[Proposal]]:
         """A card (or every card: ``card`` None) left a play zone: a pickup, a knock or a take-back.
-        Proposes a question when the trick is being picked up without a card nobody saw."""
+        Proposes a question when the trick is being picked up without a card nobody saw, or when
+        a tag no play holds leaves a zone whose recorded card a tag backs (``asked``: done)."""
         play = self.game.play
         on_table = set(play.trick) | (self.trick_done["cards"] if self.trick_done else set())
         cards = self.cards
         if source == "rfid" and card is not None and card not in on_table and card not in self.played and \
                 not cards.shows(card) and card not in cards.back_in_hand:
-            misread = self._camera_misread(zone, card, oid)
+            misread = self._wrong_card(zone, card, oid)
             if misread is not None:
                 on_table.add(card)
                 cards.gone_cards.add(card)
                 return _chain(misread, self.card_gone(source, zone, card, t, oid))
+            question = None if asked else self._ask_taken_back(zone, card, oid)
+            if question is not None:
+                return _chain(question, self.card_gone(source, zone, card, t, oid, asked=True))
             # A tag leaving a play zone that no sensor saw arrive: it was played there, in turn.
             before = min([i.t for i in cards.items if not i.early], default=t) - 1e-3
-            item = CardOnTable(zone=zone, t=before, oids=[oid], unseen_at=True)
+            item = CardOnTable(zone=zone, t=before, oids=[oid])
             item.add_rfid(card, (f"play:{SEAT_NAMES[zone]}", "out"))
             cards.items.append(item)
         if card is not None and (card in on_table or cards.shows(card)):
             cards.gone_cards.add(card)                # a card of this trick (not a late read of the last one)
+            if card in play.trick:
+                self.left_zone[card] = (self.game.hand_number, play.trick_number, t)
         here = on_table | {c for i in cards.items for c in (i.cam, i.rfid) if c is not None}
         pickup = (card is None and (on_table or cards.items)) or len(cards.gone_cards & here) >= 2
         if pickup:
@@ -160,20 +186,25 @@ class PlayWatch:
                 item.gone_t = t
         return None
 
-    def _camera_misread(self, zone: Optional[Seat], card: Card, oid: int,
-                        trick: Optional[int] = None) -> Optional[Iterator[Proposal]]:
-        """A tag, ``card``, is read as ``trick`` (default: the one on the table) is picked up: leaving
-        ``zone``, or (``zone`` None) in a pile. But only the camera read that seat's card of the
-        trick (in a pile: the one card of the trick only the camera read), as another card: the
-        camera misread it (a tag is not misread). The play is corrected with the RFID's card, or
-        the pending one changed."""
+    def _wrong_card(self, zone: Optional[Seat], card: Card, oid: int,
+                    trick: Optional[int] = None) -> Optional[Iterator[Proposal]]:
+        """A tag, ``card``, no play of this hand holds, is read as ``trick`` (default: the one on the
+        table) is picked up: leaving ``zone``, or (``zone`` None) in a pile. A tag is not misread,
+        so a card of the trick was recorded wrong: the camera misread it, or (RFID) the card was
+        shown and taken back with the reads of its going back missed, and ``card``, the one really
+        played, was never read arriving. Leaving ``zone``: that seat's card still waiting for the
+        pickup, or recorded on one camera read (one a tag backs is asked about:
+        :meth:`_ask_taken_back`); in a pile: the one card of the trick only the camera read (with
+        RFID reads missing, a card in a pile that nobody saw played is as likely of the next
+        trick). The play is corrected with the tag's card, or the pending one changed; None when
+        no card (or more than one in a pile) could be the wrong one: a question later."""
         trick = trick or self.game.play.trick_number
         done = self.trick_done
         mine = [(c, n, s) for c, (k, s, n) in self.played.items() if k == trick and zone in (None, s) and c != card
                 and (self._camera_alone(n) if n else done is not None and done["card"] == c
-                     and done["one"][0] == "camera")]
+                     and (zone is not None or done["one"][0] == "camera"))]
         if len(mine) != 1:
-            return None                               # none, or which one is not known: a question later
+            return None
         read, n, zone = mine[0]
         if not n:                                     # the trick's last card, waiting for its pickup
             done["event"] = {**{k: v for k, v in done["event"].items() if k != "sources"},
@@ -193,6 +224,23 @@ class PlayWatch:
         """Does play event ``n`` rest on one camera read, with no second read since?"""
         one = self.to_confirm.plays.get(n)
         return one is not None and one.sensor == "camera" and one.second is None
+
+    def _ask_taken_back(self, zone: Seat, card: Card, oid: int) -> Optional[Iterator[Proposal]]:
+        """A tag no play holds, ``card``, left ``zone`` while the seat's card of the trick on the
+        table is recorded, backed by a tag: that card was shown and taken back (the reads of its
+        going back missed) and ``card`` really played, or the trick was picked up unseen and
+        ``card`` is of the next one. Which, only the console can say."""
+        trick = self.game.play.trick_number
+        mine = next(((c, n) for c, (k, s, n) in self.played.items() if k == trick and s == zone and n), None)
+        if mine is None:
+            return None
+        event = self.game.events[mine[1] - 1]
+        if not event.get("evidence") or "console" in event.get("sources", ()):
+            return None                               # the console settled it
+        return _one(Ask(Conflict(
+            "card-unknown", f"{SEAT_NAMES[zone]}'s card at trick {trick} was recorded as {pretty(mine[0])}, but "
+            f"{pretty(card)} left {SEAT_NAMES[zone]}'s zone: which card did {SEAT_NAMES[zone]} play at trick "
+            f"{trick}?", trick=trick, seat=zone, blocking=True, ref=mine[1], proposal=card, evidence=(oid,))))
 
     def _picked_up_at(self, t: float, unseen: bool = False) -> Optional[Iterator[Proposal]]:
         """The trick on the table is being picked up (its cards leave the zones, or reach a pile;
@@ -225,7 +273,7 @@ class PlayWatch:
             before = [i.t for i in items if not i.early and i.seat in order[:k]]
             after = [i.t for i in items if not i.early and i.seat in order[k + 1:]]
             at = max(before) + 1e-3 if before else min(after, default=t) - 1e-3
-            item = CardOnTable(zone=seat, t=at, unseen_at=not before, window=window)
+            item = CardOnTable(zone=seat, t=at, window=window)
             items.append(item)
             yield from self._ask(item, "card-unknown", f"trick {play.trick_number} is being picked up but no "
                                  f"sensor saw {SEAT_NAMES[seat]}'s card: which card?", seat, play.trick_number)
@@ -242,13 +290,13 @@ class PlayWatch:
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
             if play is not None and card not in self.played and card not in self.cards.back_in_hand:
                 if not play.trick and play.trick_number > 1:       # the trick just picked up: misread?
-                    misread = self._camera_misread(None, card, oid, play.trick_number - 1)
+                    misread = self._wrong_card(None, card, oid, play.trick_number - 1)
                     if misread is not None:
                         return misread
                 return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick
             return None
         if card not in done["cards"] and card not in self.played:
-            return self._camera_misread(None, card, oid, done["trick"])
+            return self._wrong_card(None, card, oid, done["trick"])
         if card not in done["cards"] or done.get("pile"):
             return None
         done["pile"] = where
@@ -314,7 +362,9 @@ class PlayWatch:
         item = min((i for i in live if i.seat == to_play), key=lambda i: (not i.zone_seen, i.t), default=None)
         if item is None:
             return None
-        item = _last_put_down(live, item)
+        # A card this player put down after one recorded in the trick had left its zone is of the
+        # next trick, not the card it played instead of the first.
+        item = _last_put_down([i for i in live if i is item or not self._left_before(i.t)], item)
         later = any(i.t > item.t and i.seat != to_play and not i.early for i in live)
         if not (now >= item.t + (SETTLE if item.zone_seen else SETTLE + RFID_WAIT) or later):
             return None
@@ -327,12 +377,12 @@ class PlayWatch:
         trick = play.trick_number
         if self.to_confirm.blocks(self.game.hand_number, trick):
             return False                              # an earlier trick's violation rests on one read
-        first = min((i for i in live if not i.early and i.read), key=lambda i: i.t, default=item)
+        first = min((i for i in live if not i.early and i.timed), key=lambda i: i.t, default=item)
         if not play.trick and trick > 1 and first.seat != to_play and \
                 (yield from self.to_confirm.ask_winner(self.game.hand_number, trick - 1, to_play, first.seat)):
             return True                               # the last trick's winner is in doubt: a card misread?
         for other in sorted(live, key=lambda i: i.t):       # cards put down before this one, out of turn
-            if other.t < item.t and other.seat != to_play and not other.early:
+            if other.t < item.t and other.seat != to_play and not other.early and other.timed and item.timed:
                 mine = next(((c, n) for c, (k, s, n) in self.played.items() if k == trick and s == other.seat and n),
                             None)
                 if mine is not None and other.card is not None:
@@ -345,22 +395,22 @@ class PlayWatch:
                         blocking=True, ref=mine[1], proposal=other.card, evidence=tuple(other.oids)))
                     other.conflict = c.id
                     return True
+                if self._left_before(item.t):
+                    # A card recorded in this trick had left its zone before this one came: the trick
+                    # was being picked up, so this player's card in it went down unseen, and the one
+                    # seen is of the next trick (it waits for its turn). Not a card out of turn: a question.
+                    item.early = True
+                    unseen = CardOnTable(zone=to_play, t=other.t - 1e-3)
+                    self.cards.items.append(unseen)
+                    yield from self._ask(unseen, "card-unknown", f"a card of trick {trick} has left the table but "
+                                         f"no sensor saw {SEAT_NAMES[to_play]}'s card: which card?", to_play, trick)
+                    return True
                 if other.origin is not None:
                     yield from self._write_out_of_turn(other)
                 else:
                     yield from self._ask(other, "out-of-turn", f"a card appeared in {SEAT_NAMES[other.zone]}'s "
                                          f"zone before {SEAT_NAMES[to_play]} played: did {SEAT_NAMES[other.zone]} "
                                          f"play out of turn?", other.zone, trick, other.card)
-                return True
-        if item.unseen_at:
-            # Nobody saw when this card was put down, so the cards already in the other zones
-            # may have come before it: a question for the console (once), never an accusation.
-            item.unseen_at = False
-            first = min((i for i in live if i.seat != to_play and not i.early), key=lambda i: i.t, default=None)
-            if first is not None:
-                yield from self._ask(first, "out-of-turn", f"nobody saw when {SEAT_NAMES[to_play]} put down its "
-                                     f"card: did {SEAT_NAMES[first.seat]} play before {SEAT_NAMES[to_play]}, out "
-                                     f"of turn?", first.seat, trick, first.card, order_only=True)
                 return True
         rfid_on = "rfid" in self.sources
         if item.rfid is None and item.card_override is None and rfid_on:
@@ -393,16 +443,18 @@ class PlayWatch:
         yield from self._commit(item, to_play)
         return True
 
+    def _left_before(self, t: float) -> bool:
+        """Was a card recorded in the trick on the table seen leaving its zone before ``t``?"""
+        play = self.game.play
+        return any(self.left_zone.get(c, (0, 0, t))[:2] == (self.game.hand_number, play.trick_number)
+                   and self.left_zone[c][2] < t for c in play.trick)
+
     def _ask(self, item: CardOnTable, kind: str, message: str, seat: Seat, trick: int,
-             proposal: Optional[Card] = None, order_only: bool = False) -> Iterator[Proposal]:
-        """A blocking question about a card on the table, which stays there until it is answered.
-        ``order_only``: an out-of-turn question only because nobody saw when the card before it was
-        put down; a "no" leaves the card where it is, in its turn."""
+             proposal: Optional[Card] = None) -> Iterator[Proposal]:
+        """A blocking question about a card on the table, which stays there until it is answered."""
         c = yield Ask(Conflict(kind, message, trick=trick, seat=seat, blocking=True, evidence=tuple(item.oids),
                                proposal=proposal, item=item))
         item.conflict = c.id
-        if order_only:
-            self.order_only.add(c.id)
 
     # -- writing the plays --------------------------------------------------------------
     def _commit(self, item: CardOnTable, seat: Seat) -> Iterator[Proposal]:
@@ -520,7 +572,7 @@ class PlayWatch:
                 item.card_override = card
             if action in ("confirm", "resolve"):
                 yield from self._write_out_of_turn(item)
-            elif c.id not in self.order_only:
+            else:
                 item.early = True                 # down before its turn: it waits for it
             return
         if c.kind == "to-confirm" and (action == "dismiss" or (card if action == "resolve" else c.proposal)
@@ -567,7 +619,9 @@ class PlayWatch:
         mine = [i for i in self.cards.items if i.seat == seat and i.say is None]
         last = max(((n, card) for card, (_, s, n) in self.played.items() if s == seat and n), default=None)
         pair = [i for i in mine if self._belote_card(i.card)]
-        if not pair and last and self._belote_card(last[1]) and "say" not in self.game.events[last[0] - 1]:
+        unread = any(i.card is None for i in mine)     # its card on the table, not read yet: maybe the pair's
+        if not pair and not unread and last and self._belote_card(last[1]) and \
+                "say" not in self.game.events[last[0] - 1]:
             self.says[seat] = self.says.get(seat, 0) + 1
             old = self.game.events[last[0] - 1]
             yield from self.correct_play(last[0], {**old, "say": word}, "belote said", {})
@@ -599,8 +653,13 @@ def _shown_before(items: list[CardOnTable], item: CardOnTable) -> list[CardOnTab
 
 def _last_put_down(live: list[CardOnTable], item: CardOnTable) -> CardOnTable:
     """Of the cards ``item``'s player put down in this trick, the last one: the others were shown and
-    taken back."""
-    return max([item] + [i for i in live if item in _shown_before(live, i)], key=lambda i: i.t)
+    taken back (a card waiting for its turn in a later trick is not one of them)."""
+    return max([item] + [i for i in live if not i.early and item in _shown_before(live, i)], key=lambda i: i.t)
+
+
+def _one(proposal: Proposal) -> Iterator[Proposal]:
+    """One proposal, as a step of its own (the referee sends the answer back into it)."""
+    yield proposal
 
 
 def _chain(*parts: Optional[Iterator[Proposal]]) -> Iterator[Proposal]:

@@ -117,13 +117,13 @@ class _Emitter:
     def console(self, t: float, **kw: Any) -> None:
         self._add(ConsoleAction(t=t, **kw))
 
-    def rfid(self, t: float, seen: bool, zone: str, card: Card, uid: Optional[str] = None) -> bool:
-        """An RFID edge, maybe missed (False), late or reported twice."""
+    def rfid(self, t: float, seen: bool, zone: str, card: Card, uid: Optional[str] = None) -> Optional[float]:
+        """An RFID edge, maybe missed, late or reported twice: when it was reported (None: missed)."""
         if not self.f.rfid:
-            return False
+            return None
         r = self.rng.random()
         if r < self.f.rfid_miss:
-            return False
+            return None
         if r < self.f.rfid_miss + self.f.rfid_late:
             t += self.rng.uniform(0.2, 0.8)
         uid = uid or uid_of(card)
@@ -133,11 +133,13 @@ class _Emitter:
         self._add(obs)
         if self.rng.random() < self.f.duplicate:
             self._add(replace(obs, t=t + 0.05))
-        return True
+        return t
 
-    def camera_seen(self, t: float, zone: str, card: Card, honest: bool = False) -> None:
+    def camera_seen(self, t: float, zone: str, card: Card, honest: bool = False) -> Optional[float]:
+        """The camera's read of a card come to rest (maybe misread, or unreadable: card None):
+        when it was reported (None: no camera)."""
         if not self.f.camera:
-            return
+            return None
         self.frame += 1
         r = self.rng.random()
         read, conf = card, round(self.rng.uniform(0.9, 1.0), 3)
@@ -152,6 +154,7 @@ class _Emitter:
         self._add(obs)
         if self.rng.random() < self.f.duplicate:
             self._add(replace(obs, t=t + 0.04))
+        return t
 
     def camera_gone(self, t: float, zone: str, card: Card) -> None:
         if self.f.camera:
@@ -425,14 +428,16 @@ def _play_hand(em: _Emitter, rng: random.Random, player: Player, contract, deale
         if out_of_turn and out_of_turn[0] == trick:
             j = out_of_turn[1]
             times[j] = times[j - 1] - 0.5
-            seat, card, _ = chosen[j]
-            planted.append(Planted("out-of-turn", number, seat, trick, card))
+        timed: list[Optional[float]] = [None] * 4      # when a sensor first reported each card put down
         for position in order:
             seat, card, say = chosen[position]
             tp = times[position]
             zone = f"play:{SEAT_NAMES[seat]}"
             others = list(iter_cards(hp_hand_before(held, plays, number, trick, seat, card)))
-            if rng.random() < em.f.takeback and position > 0 and out_of_turn != (trick, position) and others:
+            # No take-back by the out-of-turn player, nor by the player it jumps ahead of: with a
+            # card shown and taken back, which card the other came before is no longer a fact.
+            if rng.random() < em.f.takeback and position > 0 and others and \
+                    not (out_of_turn and out_of_turn[0] == trick and position in (out_of_turn[1], out_of_turn[1] - 1)):
                 shown = rng.choice(others)
                 em.camera_seen(tp - 0.9, zone, shown, honest=True)
                 em.rfid(tp - 0.9, False, f"hand:{SEAT_NAMES[seat]}", shown)
@@ -440,11 +445,19 @@ def _play_hand(em: _Emitter, rng: random.Random, player: Player, contract, deale
                 em.camera_gone(tp - 0.55, zone, shown)
                 em.rfid(tp - 0.5, False, zone, shown)
                 em.rfid(tp - 0.45, True, f"hand:{SEAT_NAMES[seat]}", shown)
-            em.rfid(tp, False, f"hand:{SEAT_NAMES[seat]}", card)
-            em.camera_seen(tp + 0.08, zone, card)
-            em.rfid(tp + 0.12, True, zone, card)
+            reads = (em.rfid(tp, False, f"hand:{SEAT_NAMES[seat]}", card), em.camera_seen(tp + 0.08, zone, card),
+                     em.rfid(tp + 0.12, True, zone, card))
+            timed[position] = min((r for r in reads if r is not None), default=None)
             if say:
                 em.console(tp + 0.3, action="belote", seat=seat)
+        if out_of_turn and out_of_turn[0] == trick:
+            # It is out of turn for coming before the card of the player before it: no table can
+            # tell when nobody saw when one of the two was put down, or a late report of it put
+            # it after the other.
+            j = out_of_turn[1]
+            seat, card, _ = chosen[j]
+            traced = timed[j] is not None and timed[j - 1] is not None and timed[j] < timed[j - 1]
+            planted.append(Planted("out-of-turn", number, seat, trick, card, traced=traced))
         # --- a card bumped into another zone once it is settled
         tclear = t + rng.uniform(1.4, 2.0)
         if rng.random() < em.f.knocked:
@@ -465,7 +478,7 @@ def _play_hand(em: _Emitter, rng: random.Random, player: Player, contract, deale
         piled = False
         for i, (seat, card, _) in enumerate(chosen):
             em.rfid(t + 0.05 + 0.02 * i, False, f"play:{SEAT_NAMES[seat]}", card)
-            piled |= em.rfid(t + 0.3 + 0.05 * i, True, f"pile:{TEAM_NAMES[pile]}", card)
+            piled |= em.rfid(t + 0.3 + 0.05 * i, True, f"pile:{TEAM_NAMES[pile]}", card) is not None
         if wrong_pickup == trick:
             planted.append(Planted("wrong-pickup", number, winner ^ 1, trick, detail=TEAM_NAMES[pile], traced=piled))
         t += 0.6

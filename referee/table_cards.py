@@ -51,7 +51,6 @@ class CardOnTable:
     say: Optional[str] = None
     conflict: Optional[int] = None
     card_override: Optional[Card] = None     # settled at the console
-    unseen_at: bool = False                  # nobody saw when it was put down (placed first in its trick)
 
     @property
     def card(self) -> Optional[Card]:
@@ -73,6 +72,14 @@ class CardOnTable:
         """Did a sensor see it (or the console enter it)? Else it is a card nobody saw, placed
         in its turn: its time says nothing."""
         return self.cam_seen or bool(self.rfid_reads) or self.by_console
+
+    @property
+    def timed(self) -> bool:
+        """Did a sensor see it put down (the camera saw it land, its tag left the hand or came into
+        the zone; or the console entered it)? Else its time is a guess (a card nobody saw, or a tag
+        first read leaving the zone at the pickup) and says nothing of the order it came in."""
+        return self.cam_seen or self.by_console or any(edge == "in" or zone.startswith("hand:")
+                                                        for zone, edge in self.rfid_reads)
 
     def one_read(self) -> Optional[str]:
         """The sensor (``camera``, ``rfid``) of the one read that names this card, when only one

@@ -26,6 +26,10 @@ outputs:
   to conflicts, corrections;
 - the screen (:mod:`referee.screen`): the state as the screens get it.
 
+Why one module just over 500 lines: most of it is this API's documentation,
+and the writer that applies every part's proposals (events, conflicts, the
+table's own violations: misdeal and wrong pickup) in one place.
+
 API (the dashboard and the demo build on it)
 --------------------------------------------
 
@@ -336,7 +340,7 @@ class TableReferee:
                 if deal.mode != "play":
                     self._carry_out(deal.card_left_hand(obs, oid))
                 if deal.mode == "play":                   # maybe only now: the deal's last round closed
-                    play.card_left_hand(obs, seat, oid)
+                    self._carry_out(play.card_left_hand(obs, seat, oid))
         elif zone == "deal":
             if isinstance(obs, CardSeen) and obs.card is not None:
                 deal.card_in_dealing_area(obs.card, oid)
@@ -423,6 +427,8 @@ class TableReferee:
         if event["type"] == "correction" and results:
             self._out.append(Output("rescored", {"hands": [r.details() for r in self.game.results],
                                                  "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]}}))
+        if event["type"] == "correction" and self.game.play is not None:
+            self._recheck_pickups(hand)
         if event["type"] == "correction" and event.get("misdeal"):
             self._table_violation(hand, _misdeal_violation(event["misdeal"]))
         for m in event.get("misdeals", ()) if event["type"] == "deal" else ():
@@ -454,6 +460,17 @@ class TableReferee:
         """Every part forgets the hand's cards."""
         self.deal_watch.new_hand()
         self.play_watch.new_hand()
+
+    def _recheck_pickups(self, hand: int) -> None:
+        """A play of this hand was corrected: a wrong pickup its trick's new winner's side made
+        is no wrong pickup (the wrong card made another seat the winner)."""
+        winners = self.game.play.winners
+        for h, v in list(self.table_violations):
+            if h == hand and v.rule == "wrong-pickup" and v.trick is not None and v.trick <= len(winners) \
+                    and TEAM_NAMES[team_of(winners[v.trick - 1])] == dict(v.params)["pile"]:
+                self.table_violations.remove((h, v))
+                self._out.append(Output("notice", {"message": f"trick {v.trick} went to the pile of its winner's "
+                                                              f"side after all: no wrong pickup"}))
 
     def _table_violation(self, hand: int, v: Violation) -> None:
         self.table_violations.append((hand, v))

@@ -136,6 +136,20 @@ def test_the_realistic_preset_misreads_as_the_real_reader_does():
     (1100054, "misread=0.05,rfid_miss=0.2,knocked=0.05", "ffb-contree"),
     (1100058, "misread=0.05,rfid_miss=0.2,knocked=0.05", "ffb-contree"),
     (1400208, "misread=0.10,unreadable=0.1,takeback=0.1", "contree"),
+    # RFID only: S showed ♥A and took it back unread, ♣A (never read arriving) left S's zone at the
+    # pickup: S's card is the tag's, not the next trick's lead (it was; three cards asked, 4 accusations)
+    (1300051, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
+    # RFID only: E's card of trick 1 never read, a card of it seen leaving at the pickup, then E's
+    # card of trick 2: not N's and W's cards out of turn (4 accusations and a cascade followed)
+    (1300158, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
+    # RFID only: a planted out-of-turn in the trick after a pickup seen in part is still flagged
+    (1300101, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
+    # realistic: E says rebelote as its ♠K lies unread on the table: not said with its last card,
+    # ♥Q (a belote-not-held followed at the end of the hand)
+    (100266, "realistic", "contree"),
+    # RFID only: a pile read of a card nobody saw played is not a correction of the last trick's
+    # card one antenna read (it is of the trick on the table: 9 accusations followed)
+    (1300120, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
 ])
 def test_the_games_that_crashed_or_accused_wrongly_are_refereed_right(game_seed, faults, rules):
     sim = simulate(60, game_seed, parse_faults(faults), rules)
@@ -158,3 +172,16 @@ def test_realistic_faults_no_false_accusation_and_every_planted_violation(rules,
     assert m.false_accusations == 0, m.false_examples
     assert m.recall == 1.0, m.missed_examples
     assert m.to_confirm_left == 0
+
+
+@pytest.mark.parametrize("rules", ["contree", "classic"])
+def test_realistic_rfid_only_no_crash_and_every_planted_violation(rules):
+    """RFID only (30 % of the reads missed): nothing crashes and every planted violation a sensor
+    could trace is flagged. Not yet the issue's target of no false accusation: with whole
+    pickups or every read of a card missed, a hand can still be recorded wrong from some trick
+    on (bench.trust, 10,000 hands: 248 in contrée, 415 in classic, a few hands each); the bound
+    keeps it from getting worse."""
+    m = run(240, seed=7, faults=parse_faults("realistic,camera=false"), rules=rules)
+    assert m.planted >= 20
+    assert m.recall == 1.0, m.missed_examples
+    assert m.false_accusations <= 4, m.false_examples
