@@ -55,7 +55,7 @@ ISSUE_RUNS = ((1500, "ffb-contree", "misread=0.05,rfid_miss=0.2,knocked=0.05", 1
 #: The measuring harness laid over the old referee: the same tables, counted the same way.
 HARNESS = ("simulate.py", "sensor_faults.py", "oracle.py", "measure.py")
 _CHILD = """
-import json, sys
+import json, sys, time
 from referee.measure import run
 from referee.sensor_faults import parse_faults
 from referee.table_referee import TableReferee
@@ -63,7 +63,7 @@ if not hasattr(TableReferee, "to_confirm"):
     TableReferee.to_confirm = lambda self: []      # nothing was ever 'to confirm' before
 hands, seed, faults, rules = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 try:
-    m = run(hands, seed, parse_faults(faults), rules)
+    m = run(hands, seed, parse_faults(faults), rules, clock=time.perf_counter)
     print(json.dumps({"metrics": m.as_dict(), "told": m.told, "seconds": m.seconds}))
 except Exception as exc:
     print(json.dumps({"crash": f"{type(exc).__name__}: {str(exc)[:120]}"}))
@@ -81,7 +81,7 @@ def _row(d: dict, told: int) -> str:
 
 def _now(hands: int, seed: int, faults: str, rules: str) -> dict:
     try:
-        m = run_simulation(hands, seed, parse_faults(faults), rules)
+        m = run_simulation(hands, seed, parse_faults(faults), rules, clock=time.perf_counter)
     except Exception as exc:                       # a crash is a figure too
         return {"crash": f"{type(exc).__name__}: {str(exc)[:120]}"}
     return {"metrics": m.as_dict(), "told": m.told, "seconds": m.seconds}

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from .output import fail
 
@@ -106,7 +107,7 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"\rrefereed {done}/{total} hands", end="", file=sys.stderr, flush=True)
 
     try:
-        m = run(args.hands, args.seed, faults, args.rules, progress=progress)
+        m = run(args.hands, args.seed, faults, args.rules, progress=progress, clock=time.perf_counter)
     except ValueError as exc:
         print(file=sys.stderr)
         return fail(str(exc))
