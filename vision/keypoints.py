@@ -52,6 +52,8 @@ class Hit:
     quad: np.ndarray          # the mapped face's corners in the photo (clockwise from its top-left)
     inliers: int
     confidence: float
+    homography: np.ndarray    # enrolled face (px of ``face_size``) -> photo (px)
+    face_size: tuple[int, int]
 
 
 class _Index:
@@ -96,6 +98,23 @@ def _index(deck: Deck) -> _Index:
 
 def find_by_keypoints(image_bgr: np.ndarray, deck: Deck) -> list[Hit]:
     """The enrolled cards whose keypoints prove where they lie (see module doc)."""
+    candidates = keypoint_candidates(image_bgr, deck)
+    hits: list[Hit] = []
+    for hit in candidates:
+        rivals = [c.inliers for c in candidates if c.card != hit.card and _overlap(c.quad, hit.quad) > 0.5]
+        if rivals and hit.inliers < MIN_INLIER_RATIO * max(rivals):
+            continue
+        if any(_overlap(h.quad, hit.quad) > 0.5 for h in hits):
+            continue
+        hits.append(hit)
+    return hits
+
+
+def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> list[Hit]:
+    """Every enrolled card whose matches agree on one card-shaped homography
+    (at least ``MIN_INLIERS``), most inliers first: several may lie at one
+    place (cards sharing a layout), which ``vision.face_match`` then tells
+    apart by laying each face over the photo."""
     index = _index(deck)
     if not len(index.labels):
         return []
@@ -126,16 +145,10 @@ def find_by_keypoints(image_bgr: np.ndarray, deck: Deck) -> list[Hit]:
             continue
         quad = cv2.perspectiveTransform(outline, homography).reshape(4, 2).astype(np.float32)
         if _card_shaped(quad):
-            candidates.append((card, quad, int(inliers.sum())))
-    hits = []
-    for card, quad, n in sorted(candidates, key=lambda c: -c[2]):
-        rivals = [m for c, q, m in candidates if c != card and _overlap(q, quad) > 0.5]
-        if rivals and n < MIN_INLIER_RATIO * max(rivals):
-            continue
-        if any(_overlap(hit.quad, quad) > 0.5 for hit in hits):
-            continue
-        hits.append(Hit(card, quad, n, round(min(1.0, 0.8 + 0.2 * (n - MIN_INLIERS) / 40.0), 4)))
-    return hits
+            n = int(inliers.sum())
+            candidates.append(Hit(card, quad, n, round(min(1.0, 0.8 + 0.2 * (n - MIN_INLIERS) / 40.0), 4),
+                                  homography, (w, h)))
+    return sorted(candidates, key=lambda c: -c.inliers)
 
 
 def _card_shaped(quad: np.ndarray) -> bool:

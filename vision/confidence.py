@@ -1,0 +1,76 @@
+"""How sure a still read is: the evidence at one place turned into a
+decision and a probability of being right.
+
+The evidence (``Evidence``): the best card's lighting-free correlation after
+ECC (``vision.face_match``), its worst inked cell, the runner-up's
+correlation (a different card), the margin between them, the keypoints'
+inliers at that place and whether the keypoints' first card is the best.
+
+``decide`` names the best card only when it is a good match (``MIN_SCORE``),
+whole (no cell below ``MIN_CELL``: a 6 of another pack on a 7's place) and
+clearly better than the runner-up (``MIN_MARGIN``); its confidence is then
+the *probability that such a read is right*: a logistic function of the
+evidence fitted on the tune halves (``fit``; the coefficients below), so a
+read at 0.9 is right nine times in ten at worst, and what the reliability
+plots of ``vision evaluate`` show on the report halves. An abstention's
+confidence is below 0.5.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+import numpy as np
+
+from .face_match import Place, Score
+
+#: The read rule (chosen on the tune halves, docs/vision.md).
+MIN_SCORE = 0.55
+MIN_CELL = 0.2
+MIN_MARGIN = 0.06
+#: Logistic coefficients over ``Evidence.vector`` (fitted by ``fit`` on the tune halves).
+COEFFICIENTS = (0.0, 30.0, 10.0, 0.0, 0.0)
+INTERCEPT = -2.0
+
+
+@dataclass(frozen=True)
+class Evidence:
+    card: Optional[int]          # the best card (None: no candidate at all)
+    score: float
+    cell: float
+    runner: Optional[int]
+    margin: float                # best score less the runner-up's
+    inliers: int                 # the keypoints' at this place (0: an outline only)
+    agrees: bool                 # the keypoints' first card is the best one
+
+    @classmethod
+    def of(cls, scores: list[Score], place: Place) -> "Evidence":
+        if not scores:
+            return cls(None, 0.0, 0.0, None, 0.0, place.inliers, False)
+        best = scores[0]
+        runner = scores[1] if len(scores) > 1 else None
+        return cls(best.card, best.score, best.cell, runner.card if runner else None,
+                   best.score - (runner.score if runner else 0.0), place.inliers,
+                   bool(place.cards) and place.cards[0] == best.card)
+
+    def vector(self) -> np.ndarray:
+        return np.array([self.score, self.margin, self.cell, min(self.inliers, 60) / 60.0, float(self.agrees)])
+
+
+def probability(evidence: Evidence) -> float:
+    z = INTERCEPT + float(np.dot(COEFFICIENTS, evidence.vector()))
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def readable(evidence: Evidence) -> bool:
+    return (evidence.card is not None and evidence.score >= MIN_SCORE and evidence.cell >= MIN_CELL
+            and evidence.margin >= MIN_MARGIN)
+
+
+def decide(evidence: Evidence) -> tuple[Optional[int], float]:
+    """(the card or None, confidence): see module doc."""
+    p = probability(evidence)
+    if readable(evidence):
+        return evidence.card, round(max(p, 0.5), 4)
+    return None, round(min(p, 0.49), 4)

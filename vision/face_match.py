@@ -1,0 +1,239 @@
+"""Which enrolled card lies at one place of a still photo: each candidate face
+laid exactly over the photo and compared, lighting aside.
+
+The place comes with its geometry: the homography of the enrolled face's
+keypoints (``vision.keypoints``, proven by RANSAC, a pixel or two off) or a
+found outline (``vision.locate``, a few pixels off, its top unknown up to a
+quarter turn). The photo is rectified through it into the enrolled faces'
+frame, then for each candidate card, each of its enrolled faces either way
+up (cards are printed symmetrically, enrolment may have kept either end up):
+
+1. *ECC* (Evangelidis & Psarakis 2008) lays the face over the rectified
+   photo by a homography, from where the geometry put it: what is compared
+   is then the same point of the card, not a pip beside it.
+2. A *lighting-free correlation*: zero-mean, normalised correlation of
+   three channels taken together, the grey level normalised locally (minus
+   the local mean, over the local spread: a lamp gradient, a shadow, the
+   webcam's vignetting and exposure do not count, only where the ink is) and
+   the two chroma channels of Lab less their local mean (so a red pip on a
+   black card's place, or the reverse, weighs against it while a warm lamp
+   cancels out). Plus the worst inked cell of a grid on the grey: a 6 of
+   another pack matches a 7 everywhere but at the missing pip.
+
+Candidates: the cards the keypoints found at that place, the cards that
+really get confused with the best of them (same rank in the other suits,
+same suit next ranks), and the few nearest by small thumbnails (anything
+else). The best is read only when it is clearly better than the runner-up
+(``decide``), else None: never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee.cards import RANKS, SUITS, make_card, rank_of, suit_of
+
+from .deck import Deck
+
+#: Size (width, height) of the compared faces: pips and index glyphs keep
+#: their shapes at a webcam's 200-300 px card.
+SIZE = (100, 150)
+#: Local normalisation of the grey (sigma, px of ``SIZE``), the spread below
+#: which a region is plain paper, the chroma's local mean (sigma) and the
+#: chroma difference (Lab units) that weighs as one unit of normalised grey.
+_SIGMA = 6.0
+_FLAT = 8.0
+_CHROMA_SIGMA = 15.0
+_CHROMA_UNIT = 12.0
+#: The band along the edges compared by nobody (the rim, the table a quad
+#: took in), and the grid whose worst inked cell is reported.
+_BORDER = 0.06
+_CELLS = (4, 6)
+_INKED = 0.35
+#: ECC: iterations, and how far it may move a corner (share of the width)
+#: before its result is taken for a slide onto other print.
+_ECC_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4)
+_ECC_REACH = 0.12
+#: Thumbnail shortlist: size, and how many cards it adds.
+_THUMB = (20, 30)
+_SHORTLIST = 4
+
+
+@dataclass(frozen=True)
+class Score:
+    card: int
+    score: float     # correlation of grey and chroma after ECC
+    cell: float      # worst inked cell's grey correlation
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a card lies and what is proposed for it: ``to_face`` maps the
+    enrolled face's frame (px of ``SIZE``) to the photo; ``cards`` the
+    candidates the geometry came with (keypoints), ``turns`` whether the top
+    is unknown up to a quarter turn (an outline)."""
+    quad: np.ndarray
+    to_face: np.ndarray
+    cards: tuple[int, ...] = ()
+    inliers: int = 0
+    turns: bool = False
+
+
+class _Faces:
+    """The deck's faces either way up, prepared once per deck (``deck._faces``)."""
+
+    def __init__(self, deck: Deck):
+        self.labels, self.greys, self.features, self.thumbs = [], [], [], []
+        for card in deck.cards:
+            for face in deck.faces[card]:
+                for turned in (face, cv2.rotate(face, cv2.ROTATE_180)):
+                    small = cv2.resize(turned, SIZE, interpolation=cv2.INTER_AREA)
+                    grey, feats = describe(small)
+                    self.labels.append(card)
+                    self.greys.append(grey)
+                    self.features.append(feats)
+                    self.thumbs.append(_thumb(feats))
+        self.thumbs = np.stack(self.thumbs)
+        self.by_card: dict[int, list[int]] = {}
+        for i, card in enumerate(self.labels):
+            self.by_card.setdefault(card, []).append(i)
+
+
+def _faces(deck: Deck) -> _Faces:
+    if deck._face_match is None:
+        deck._face_match = _Faces(deck)
+    return deck._face_match
+
+
+def describe(face_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(grey for ECC, the 3 x H x W lighting-free channels) of a face at ``SIZE``."""
+    lab = cv2.cvtColor(face_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    grey = cv2.GaussianBlur(lab[..., 0], (0, 0), 0.8)
+    mean = cv2.GaussianBlur(grey, (0, 0), _SIGMA)
+    var = cv2.GaussianBlur(grey * grey, (0, 0), _SIGMA) - mean * mean
+    light = (grey - mean) / np.sqrt(np.maximum(var, 0.0) + _FLAT * _FLAT)
+    chroma = [(c - cv2.GaussianBlur(c, (0, 0), _CHROMA_SIGMA)) / _CHROMA_UNIT
+              for c in (cv2.GaussianBlur(lab[..., 1], (0, 0), 1.0), cv2.GaussianBlur(lab[..., 2], (0, 0), 1.0))]
+    return grey, np.stack([light, *chroma]) * _INTERIOR
+
+
+def _interior() -> np.ndarray:
+    w, h = SIZE
+    m = np.zeros((h, w), np.float32)
+    bx, by = int(round(_BORDER * w)), int(round(_BORDER * h))
+    m[by:h - by, bx:w - bx] = 1.0
+    return m
+
+
+_INTERIOR = _interior()
+
+
+def _thumb(features: np.ndarray) -> np.ndarray:
+    t = np.concatenate([cv2.resize(c, _THUMB, interpolation=cv2.INTER_AREA).ravel() for c in features])
+    t = t - t.mean()
+    return (t / (np.linalg.norm(t) + 1e-6)).astype(np.float32)
+
+
+def rectify(image_bgr: np.ndarray, to_face: np.ndarray) -> np.ndarray:
+    """The photo inside a place, in the enrolled faces' frame at ``SIZE``
+    (warped at twice the size, then averaged down: no aliasing of fine print)."""
+    up = np.diag([0.5, 0.5, 1.0])
+    big = cv2.warpPerspective(image_bgr, to_face @ up, (2 * SIZE[0], 2 * SIZE[1]),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.resize(big, SIZE, interpolation=cv2.INTER_AREA)
+
+
+def quad_to_face(quad: np.ndarray) -> np.ndarray:
+    """The homography from the face frame (``SIZE``) to an outline's corners (in order)."""
+    w, h = SIZE
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    return cv2.getPerspectiveTransform(src, np.asarray(quad, np.float32).reshape(4, 2)).astype(np.float64)
+
+
+def face_scale(face_size: tuple[int, int]) -> np.ndarray:
+    """From ``SIZE`` px to a face frame of ``face_size`` px (the keypoints')."""
+    return np.diag([face_size[0] / SIZE[0], face_size[1] / SIZE[1], 1.0])
+
+
+def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
+    """Every candidate card's best score at ``place``, best first."""
+    faces = _faces(deck)
+    views = [place.to_face]
+    if place.turns:         # an outline's other quarter turn: its second corner as the face's top-left
+        views.append(quad_to_face(np.roll(np.asarray(place.quad, np.float32).reshape(4, 2), -1, axis=0)))
+    seen = [describe(rectify(image_bgr, v)) for v in views]
+    candidates = set(place.cards)
+    for card in place.cards[:2]:
+        candidates |= neighbours(card)
+    for _, feats in seen:
+        sims = faces.thumbs @ _thumb(feats)
+        added = 0
+        for k in np.argsort(-sims):
+            if faces.labels[k] not in candidates:
+                candidates.add(faces.labels[k])
+                added += 1
+                if added == _SHORTLIST:
+                    break
+    best: dict[int, Score] = {}
+    for card in candidates:
+        if card not in faces.by_card:
+            continue
+        for k in faces.by_card[card]:
+            for grey, feats in seen:
+                s = _compare(faces.greys[k], faces.features[k], grey, feats)
+                if card not in best or s.score > best[card].score:
+                    best[card] = Score(card, s.score, s.cell)
+    return sorted(best.values(), key=lambda s: -s.score)
+
+
+def neighbours(card: int) -> set[int]:
+    """The cards really confused with ``card``: its rank in the other suits, the next ranks in its suit."""
+    rank, suit = rank_of(card), suit_of(card)
+    out = {make_card(s, rank) for s in range(len(SUITS)) if s != suit}
+    out.update(make_card(suit, r) for r in (rank - 1, rank + 1) if 0 <= r < len(RANKS))
+    return out
+
+
+def _compare(t_grey: np.ndarray, t_feats: np.ndarray, s_grey: np.ndarray, s_feats: np.ndarray) -> Score:
+    warp = np.eye(3, dtype=np.float32)
+    try:
+        _, warp = cv2.findTransformECC(t_grey, s_grey, warp, cv2.MOTION_HOMOGRAPHY, _ECC_CRITERIA, None, 5)
+        if not _plausible(warp):
+            warp = np.eye(3, dtype=np.float32)
+    except cv2.error:
+        pass
+    aligned = np.stack([cv2.warpPerspective(c, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+                        for c in s_feats]) * _INTERIOR
+    return Score(-1, _zncc(t_feats, aligned), _worst_cell(t_feats[0], aligned[0]))
+
+
+def _plausible(warp: np.ndarray) -> bool:
+    w, h = SIZE
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2)
+    moved = cv2.perspectiveTransform(corners, warp.astype(np.float64)).reshape(-1, 2)
+    return bool(np.abs(moved - corners.reshape(-1, 2)).max() <= _ECC_REACH * w)
+
+
+def _zncc(a: np.ndarray, b: np.ndarray) -> float:
+    a = a - a.mean()
+    b = b - b.mean()
+    return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
+
+
+def _worst_cell(a: np.ndarray, b: np.ndarray) -> float:
+    h, w = a.shape
+    cols, rows = _CELLS
+    energy, cells = [], []
+    for r in range(rows):
+        for c in range(cols):
+            ca = a[r * h // rows:(r + 1) * h // rows, c * w // cols:(c + 1) * w // cols]
+            cb = b[r * h // rows:(r + 1) * h // rows, c * w // cols:(c + 1) * w // cols]
+            ea, eb = float((ca * ca).sum()), float((cb * cb).sum())
+            energy.append(max(ea, eb))
+            cells.append(float((ca * cb).sum()) / (np.sqrt(ea * eb) + 1e-6))
+    mean = float(np.mean(energy)) + 1e-6
+    inked = [c for c, e in zip(cells, energy) if e >= _INKED * mean]
+    return min(inked) if inked else 0.0
