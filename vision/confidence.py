@@ -39,6 +39,7 @@ class Evidence:
     card: Optional[int]          # the best card (None: no candidate at all)
     score: float
     cell: float
+    blob: float
     runner: Optional[int]
     margin: float                # best score less the runner-up's
     inliers: int                 # the keypoints' at this place (0: an outline only)
@@ -47,10 +48,10 @@ class Evidence:
     @classmethod
     def of(cls, scores: list[Score], place: Place) -> "Evidence":
         if not scores:
-            return cls(None, 0.0, 0.0, None, 0.0, place.inliers, False)
+            return cls(None, 0.0, 0.0, 9.9, None, 0.0, place.inliers, False)
         best = scores[0]
         runner = scores[1] if len(scores) > 1 else None
-        return cls(best.card, best.score, best.cell, runner.card if runner else None,
+        return cls(best.card, best.score, best.cell, best.blob, runner.card if runner else None,
                    best.score - (runner.score if runner else 0.0), place.inliers,
                    bool(place.cards) and place.cards[0] == best.card)
 
@@ -74,3 +75,21 @@ def decide(evidence: Evidence) -> tuple[Optional[int], float]:
     if readable(evidence):
         return evidence.card, round(max(p, 0.5), 4)
     return None, round(min(p, 0.49), 4)
+
+
+def fit(evidence: Iterable[Evidence], right: Iterable[bool], l2: float = 1.0, steps: int = 50
+        ) -> tuple[tuple[float, ...], float]:
+    """Logistic regression (Newton's method, an L2 penalty on the weights) of
+    "the best card is the truth" on the evidence of the tune halves' places:
+    the coefficients and intercept to paste above."""
+    x = np.array([e.vector() for e in evidence], np.float64)
+    y = np.array(list(right), np.float64)
+    x = np.hstack([x, np.ones((len(x), 1))])
+    w = np.zeros(x.shape[1])
+    penalty = np.diag([l2] * (x.shape[1] - 1) + [0.0])
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-x @ w))
+        grad = x.T @ (p - y) + penalty @ w
+        hess = x.T @ (x * (p * (1 - p))[:, None]) + penalty + 1e-9 * np.eye(len(w))
+        w -= np.linalg.solve(hess, grad)
+    return tuple(round(float(v), 3) for v in w[:-1]), round(float(w[-1]), 3)

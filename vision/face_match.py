@@ -48,11 +48,15 @@ _SIGMA = 6.0
 _FLAT = 8.0
 _CHROMA_SIGMA = 15.0
 _CHROMA_UNIT = 12.0
+#: Chroma (Lab units) the most colourful 1 % of a face stays under when the photo has no colour.
+_GREY_CHROMA = 12.0
 #: The band along the edges compared by nobody (the rim, the table a quad
 #: took in), and the grid whose worst inked cell is reported.
 _BORDER = 0.06
 _CELLS = (4, 6)
 _INKED = 0.35
+#: A pip's size (Gaussian sigma, px of ``SIZE``) for the patch of difference.
+_BLOB_SIGMA = 4.0
 #: ECC: iterations, and how far it may move a corner (share of the width)
 #: before its result is taken for a slide onto other print.
 _ECC_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4)
@@ -67,6 +71,7 @@ class Score:
     card: int
     score: float     # correlation of grey and chroma after ECC
     cell: float      # worst inked cell's grey correlation
+    blob: float = 0.0  # strongest pip-sized patch of difference, against the faces' mean ink
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,7 @@ class _Faces:
     """The deck's faces either way up, prepared once per deck (``deck._faces``)."""
 
     def __init__(self, deck: Deck):
-        self.labels, self.greys, self.features, self.thumbs = [], [], [], []
+        self.labels, self.greys, self.features, thumbs = [], [], [], {1: [], 3: []}
         for card in deck.cards:
             for face in deck.faces[card]:
                 for turned in (face, cv2.rotate(face, cv2.ROTATE_180)):
@@ -95,8 +100,9 @@ class _Faces:
                     self.labels.append(card)
                     self.greys.append(grey)
                     self.features.append(feats)
-                    self.thumbs.append(_thumb(feats))
-        self.thumbs = np.stack(self.thumbs)
+                    for channels, rows in thumbs.items():
+                        rows.append(_thumb(feats[:channels]))
+        self.thumbs = {channels: np.stack(rows) for channels, rows in thumbs.items()}
         self.by_card: dict[int, list[int]] = {}
         for i, card in enumerate(self.labels):
             self.by_card.setdefault(card, []).append(i)
@@ -164,12 +170,14 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
     views = [place.to_face]
     if place.turns:         # an outline's other quarter turn: its second corner as the face's top-left
         views.append(quad_to_face(np.roll(np.asarray(place.quad, np.float32).reshape(4, 2), -1, axis=0)))
-    seen = [describe(rectify(image_bgr, v)) for v in views]
+    rectified = [rectify(image_bgr, v) for v in views]
+    seen = [describe(r) for r in rectified]
+    channels = 3 if has_colour(rectified[0]) else 1     # a grey photo: its chroma says nothing
     candidates = set(place.cards)
     for card in place.cards[:2]:
         candidates |= neighbours(card)
     for _, feats in seen:
-        sims = faces.thumbs @ _thumb(feats)
+        sims = faces.thumbs[channels] @ _thumb(feats[:channels])
         added = 0
         for k in np.argsort(-sims):
             if faces.labels[k] not in candidates:
@@ -183,10 +191,18 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
             continue
         for k in faces.by_card[card]:
             for grey, feats in seen:
-                s = _compare(faces.greys[k], faces.features[k], grey, feats)
+                s = _compare(faces.greys[k], faces.features[k][:channels], grey, feats[:channels])
                 if card not in best or s.score > best[card].score:
-                    best[card] = Score(card, s.score, s.cell)
+                    best[card] = Score(card, s.score, s.cell, s.blob)
     return sorted(best.values(), key=lambda s: -s.score)
+
+
+def has_colour(face_bgr: np.ndarray) -> bool:
+    """Whether a photo of a face holds colour at all (a black-and-white photo,
+    a camera in grey mode: then red against black cannot be told)."""
+    lab = cv2.cvtColor(cv2.medianBlur(face_bgr, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
+    chroma = np.linalg.norm(lab[..., 1:] - 128.0, axis=-1)
+    return float(np.percentile(chroma, 99)) >= _GREY_CHROMA
 
 
 def neighbours(card: int) -> set[int]:
@@ -207,7 +223,17 @@ def _compare(t_grey: np.ndarray, t_feats: np.ndarray, s_grey: np.ndarray, s_feat
         pass
     aligned = np.stack([cv2.warpPerspective(c, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
                         for c in s_feats]) * _INTERIOR
-    return Score(-1, _zncc(t_feats, aligned), _worst_cell(t_feats[0], aligned[0]))
+    return Score(-1, _zncc(t_feats, aligned), _worst_cell(t_feats[0], aligned[0]), _blob(t_feats, aligned))
+
+
+def _blob(a: np.ndarray, b: np.ndarray) -> float:
+    """The strongest patch of difference the size of a pip (grey and chroma
+    together), against the two faces' mean ink: a pip one card has and the
+    other lacks (a 6 of another pack on a 7's place)."""
+    diff = ((a - b) ** 2).sum(axis=0)
+    residual = cv2.GaussianBlur(diff, (0, 0), _BLOB_SIGMA)
+    ink = float(((a * a + b * b) / 2).sum() / (_INTERIOR.sum() + 1e-6)) + 1e-6
+    return float(residual.max() / ink)
 
 
 def _plausible(warp: np.ndarray) -> bool:
