@@ -7,8 +7,9 @@ correlation (a different card), the margin between them, the keypoints'
 inliers at that place and whether the keypoints' first card is the best.
 
 ``decide`` names the best card only when it is a good match (``MIN_SCORE``),
-whole (no cell below ``MIN_CELL``: a 6 of another pack on a 7's place) and
-clearly better than the runner-up (``MIN_MARGIN``); its confidence is then
+whole (no pip-sized patch of difference above ``MAX_BLOB``: a 6 of a
+52-card pack on a 7's place, a card of another pack) and clearly better
+than the runner-up (``MIN_MARGIN``); its confidence is then
 the *probability that such a read is right*: a logistic function of the
 evidence fitted on the tune halves (``fit``; the coefficients below), so a
 read at 0.9 is right nine times in ten at worst, and what the reliability
@@ -26,11 +27,11 @@ import numpy as np
 from .face_match import Place, Score
 
 #: The read rule (chosen on the tune halves, docs/vision.md).
-MIN_SCORE = 0.55
-MIN_CELL = 0.2
-MIN_MARGIN = 0.06
+MIN_SCORE = 0.8
+MAX_BLOB = 2.5
+MIN_MARGIN = 0.05
 #: Logistic coefficients over ``Evidence.vector`` (fitted by ``fit`` on the tune halves).
-COEFFICIENTS = (0.0, 30.0, 10.0, 0.0, 0.0)
+COEFFICIENTS = (0.0, 30.0, 10.0, 0.0, 0.0, 0.0)
 INTERCEPT = -2.0
 
 
@@ -56,7 +57,8 @@ class Evidence:
                    bool(place.cards) and place.cards[0] == best.card)
 
     def vector(self) -> np.ndarray:
-        return np.array([self.score, self.margin, self.cell, min(self.inliers, 60) / 60.0, float(self.agrees)])
+        return np.array([self.score, self.margin, self.cell, min(self.blob, 10.0) / 10.0, min(self.inliers, 60) / 60.0,
+                         float(self.agrees)])
 
 
 def probability(evidence: Evidence) -> float:
@@ -65,7 +67,7 @@ def probability(evidence: Evidence) -> float:
 
 
 def readable(evidence: Evidence) -> bool:
-    return (evidence.card is not None and evidence.score >= MIN_SCORE and evidence.cell >= MIN_CELL
+    return (evidence.card is not None and evidence.score >= MIN_SCORE and evidence.blob <= MAX_BLOB
             and evidence.margin >= MIN_MARGIN)
 
 

@@ -57,9 +57,13 @@ _CELLS = (4, 6)
 _INKED = 0.35
 #: A pip's size (Gaussian sigma, px of ``SIZE``) for the patch of difference.
 _BLOB_SIGMA = 4.0
-#: ECC: iterations, and how far it may move a corner (share of the width)
+#: ECC: iterations and size (a quarter of the pixels), and how far it may move a corner (share of the width)
 #: before its result is taken for a slide onto other print.
-_ECC_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4)
+_ECC_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
+_ECC_SIZE = (50, 75)
+#: How many (face, way up, view) pairs are aligned, best as they lie first
+#: (and the best of each card the keypoints proposed).
+_ALIGNED = 8
 _ECC_REACH = 0.12
 #: Thumbnail shortlist: size, and how many cards it adds.
 _THUMB = (20, 30)
@@ -91,13 +95,15 @@ class _Faces:
     """The deck's faces either way up, prepared once per deck (``deck._faces``)."""
 
     def __init__(self, deck: Deck):
-        self.labels, self.greys, self.features, thumbs = [], [], [], {1: [], 3: []}
+        self.labels, self.greys, self.features, self.colour, thumbs = [], [], [], [], {1: [], 3: []}
         for card in deck.cards:
             for face in deck.faces[card]:
+                coloured = has_colour(cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA))
                 for turned in (face, cv2.rotate(face, cv2.ROTATE_180)):
                     small = cv2.resize(turned, SIZE, interpolation=cv2.INTER_AREA)
                     grey, feats = describe(small)
                     self.labels.append(card)
+                    self.colour.append(coloured)
                     self.greys.append(grey)
                     self.features.append(feats)
                     for channels, rows in thumbs.items():
@@ -172,7 +178,9 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
         views.append(quad_to_face(np.roll(np.asarray(place.quad, np.float32).reshape(4, 2), -1, axis=0)))
     rectified = [rectify(image_bgr, v) for v in views]
     seen = [describe(r) for r in rectified]
-    channels = 3 if has_colour(rectified[0]) else 1     # a grey photo: its chroma says nothing
+    # Colour is compared only where both sides have it: a black-and-white
+    # photo, or a face enrolled from one, would read every red card as black.
+    channels = 3 if has_colour(rectified[0]) else 1
     candidates = set(place.cards)
     for card in place.cards[:2]:
         candidates |= neighbours(card)
@@ -185,15 +193,26 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
                 added += 1
                 if added == _SHORTLIST:
                     break
-    best: dict[int, Score] = {}
+    # ECC is the cost: the candidates' faces are first ranked as they lie
+    # (the geometry is a few pixels off at most), and only the best few aligned.
+    candidates &= set(faces.by_card)
+    if not all(faces.colour[k] for card in candidates for k in faces.by_card[card]):
+        channels = 1
+    ranked = []
     for card in candidates:
-        if card not in faces.by_card:
-            continue
         for k in faces.by_card[card]:
-            for grey, feats in seen:
-                s = _compare(faces.greys[k], faces.features[k][:channels], grey, feats[:channels])
-                if card not in best or s.score > best[card].score:
-                    best[card] = Score(card, s.score, s.cell, s.blob)
+            for v, (_, feats) in enumerate(seen):
+                ranked.append((_zncc(faces.features[k][:channels], feats[:channels]), card, k, v))
+    ranked.sort(key=lambda r: -r[0])
+    chosen = ranked[:_ALIGNED]
+    for card in place.cards:
+        chosen += [r for r in ranked if r[1] == card][:1]
+    best: dict[int, Score] = {}
+    for _, card, k, v in set(chosen):
+        grey, feats = seen[v]
+        s = _compare(faces.greys[k], faces.features[k][:channels], grey, feats[:channels])
+        if card not in best or s.score > best[card].score:
+            best[card] = Score(card, s.score, s.cell, s.blob)
     return sorted(best.values(), key=lambda s: -s.score)
 
 
@@ -216,7 +235,11 @@ def neighbours(card: int) -> set[int]:
 def _compare(t_grey: np.ndarray, t_feats: np.ndarray, s_grey: np.ndarray, s_feats: np.ndarray) -> Score:
     warp = np.eye(3, dtype=np.float32)
     try:
-        _, warp = cv2.findTransformECC(t_grey, s_grey, warp, cv2.MOTION_HOMOGRAPHY, _ECC_CRITERIA, None, 5)
+        _, small = cv2.findTransformECC(cv2.resize(t_grey, _ECC_SIZE, interpolation=cv2.INTER_AREA),
+                                        cv2.resize(s_grey, _ECC_SIZE, interpolation=cv2.INTER_AREA),
+                                        warp.copy(), cv2.MOTION_HOMOGRAPHY, _ECC_CRITERIA, None, 3)
+        up = np.diag([SIZE[0] / _ECC_SIZE[0], SIZE[1] / _ECC_SIZE[1], 1.0]).astype(np.float32)
+        warp = (up @ small @ np.linalg.inv(up)).astype(np.float32)
         if not _plausible(warp):
             warp = np.eye(3, dtype=np.float32)
     except cv2.error:

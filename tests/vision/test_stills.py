@@ -94,3 +94,15 @@ def test_a_small_margin_is_no_read():
     close = Evidence(parse_card("8s"), 0.97, 0.9, 1.0, parse_card("8c"), 0.01, 40, True)
     assert decide(sure)[0] == parse_card("8s") and decide(sure)[1] >= 0.9
     assert decide(close)[0] is None and decide(close)[1] < 0.5
+
+
+def test_a_black_and_white_photo_of_a_red_card_is_not_read_as_black(deck):
+    """Colour is compared only where the photo has some: a red 9 photographed
+    in black and white matched the black 9's colourless template best before."""
+    faces = deck_faces("bidly-scans", DATASETS)
+    for name in ("9d", "Th"):
+        card = parse_card(name)
+        shot = webcam_shot(faces, card, "light-grey", "report", 1)
+        grey = cv2.cvtColor(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        named = [f["card"] for f in recognize(grey, deck) if f["card"]]
+        assert all(parse_card(n) == card for n in named), (name, named)
