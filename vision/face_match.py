@@ -48,6 +48,10 @@ _SIGMA = 6.0
 _FLAT = 8.0
 _CHROMA_SIGMA = 15.0
 _CHROMA_UNIT = 12.0
+#: Salt-and-pepper noise: a pixel this far (grey levels) from its 3 x 3
+#: median is a speck; a photo with this share of specks is despeckled.
+_SPECKLE_STEP = 60
+_SPECKLED = 5e-4
 #: Chroma (Lab units) the most colourful 1 % of a face stays under when the photo has no colour.
 _GREY_CHROMA = 12.0
 #: The band along the edges compared by nobody (the rim, the table a quad
@@ -97,7 +101,7 @@ class _Faces:
     def __init__(self, deck: Deck):
         self.labels, self.greys, self.features, self.colour, thumbs = [], [], [], [], {1: [], 3: []}
         for card in deck.cards:
-            for face in deck.faces[card]:
+            for face in map(despeckled, deck.faces[card]):
                 coloured = has_colour(cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA))
                 for turned in (face, cv2.rotate(face, cv2.ROTATE_180)):
                     small = cv2.resize(turned, SIZE, interpolation=cv2.INTER_AREA)
@@ -214,6 +218,18 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
         if card not in best or s.score > best[card].score:
             best[card] = Score(card, s.score, s.cell, s.blob)
     return sorted(best.values(), key=lambda s: -s.score)
+
+
+def despeckled(image_bgr: np.ndarray) -> np.ndarray:
+    """The image without salt-and-pepper noise when it has some (isolated
+    pixels far from their neighbours: a photo set's augmentation, a worn
+    sensor): such dots are "ink" to every comparison and ruin SIFT's
+    descriptors (no keypoint matched on the real WIN_ webcam photos). A clean
+    photo is returned as it is."""
+    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    if float((cv2.absdiff(grey, cv2.medianBlur(grey, 3)) > _SPECKLE_STEP).mean()) < _SPECKLED:
+        return image_bgr
+    return cv2.medianBlur(image_bgr, 3)
 
 
 def has_colour(face_bgr: np.ndarray) -> bool:

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from .deck import Deck
+from .face_match import despeckled
 
 #: Inliers a card needs: below, the keypoints do not prove it lies there.
 MIN_INLIERS = 12
@@ -63,7 +64,7 @@ class _Index:
         descs, points, labels = [], [], []
         self.size = None
         for card in deck.cards:
-            for face in deck.faces[card]:
+            for face in map(despeckled, deck.faces[card]):
                 h, w = face.shape[:2]
                 scale = _FACE_SIDE / h
                 g = cv2.cvtColor(cv2.resize(face, (round(w * scale), _FACE_SIDE), interpolation=cv2.INTER_AREA),

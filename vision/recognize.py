@@ -35,7 +35,7 @@ from referee.cards import card_name
 
 from .confidence import Evidence, decide
 from .deck import AMBIGUOUS_ASPECT, Deck, quad_aspect
-from .face_match import Place, face_scale, quad_to_face, score_place
+from .face_match import Place, despeckled, face_scale, quad_to_face, score_place
 from .keypoints import keypoint_candidates
 from .locate import find_cards
 from .outline_fit import lone_card_outlines
@@ -58,6 +58,7 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
                 ) -> list[tuple[Place, Evidence]]:
     """Each place a card lies at, with the evidence for what it is (what
     ``recognize`` decides on, and what ``vision.confidence`` is fitted to)."""
+    image_bgr = despeckled(image_bgr)
     places = keypoint_places(image_bgr, deck) if mask is None else []
     quads = find_cards(image_bgr, mask=mask)
     if mask is None:
