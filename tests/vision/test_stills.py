@@ -89,7 +89,7 @@ def test_the_neighbours_are_the_real_confusions():
     assert neighbours(parse_card("7h")) == {parse_card(c) for c in ("7s", "7d", "7c", "8h")}
 
 
-def test_a_small_margin_is_no_read():
+def test_a_lead_small_against_how_alike_the_faces_are_is_no_read():
     sure = Evidence(parse_card("8s"), 0.97, 0.9, 1.0, parse_card("8c"), 0.2, 40, True)
     close = Evidence(parse_card("8s"), 0.97, 0.9, 1.0, parse_card("8c"), 0.01, 40, True)
     assert decide(sure)[0] == parse_card("8s") and decide(sure)[1] >= 0.9
