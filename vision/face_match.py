@@ -136,15 +136,9 @@ def describe(face_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return grey, np.stack([light, *chroma]) * _INTERIOR
 
 
-def _interior() -> np.ndarray:
-    w, h = SIZE
-    m = np.zeros((h, w), np.float32)
-    bx, by = int(round(_BORDER * w)), int(round(_BORDER * h))
-    m[by:h - by, bx:w - bx] = 1.0
-    return m
-
-
-_INTERIOR = _interior()
+_BX, _BY = round(_BORDER * SIZE[0]), round(_BORDER * SIZE[1])
+#: 1 inside the face, 0 on the band along its edges.
+_INTERIOR = np.pad(np.ones((SIZE[1] - 2 * _BY, SIZE[0] - 2 * _BX), np.float32), ((_BY, _BY), (_BX, _BX)))
 
 
 def _thumb(features: np.ndarray) -> np.ndarray:
@@ -289,16 +283,15 @@ def _zncc(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _worst_cell(a: np.ndarray, b: np.ndarray) -> float:
-    h, w = a.shape
+    """The lowest correlation of a grid cell that holds ink on either face
+    (``SIZE`` divides into ``_CELLS`` exactly)."""
     cols, rows = _CELLS
-    energy, cells = [], []
-    for r in range(rows):
-        for c in range(cols):
-            ca = a[r * h // rows:(r + 1) * h // rows, c * w // cols:(c + 1) * w // cols]
-            cb = b[r * h // rows:(r + 1) * h // rows, c * w // cols:(c + 1) * w // cols]
-            ea, eb = float((ca * ca).sum()), float((cb * cb).sum())
-            energy.append(max(ea, eb))
-            cells.append(float((ca * cb).sum()) / (np.sqrt(ea * eb) + 1e-6))
-    mean = float(np.mean(energy)) + 1e-6
-    inked = [c for c, e in zip(cells, energy) if e >= _INKED * mean]
-    return min(inked) if inked else 0.0
+    h, w = a.shape
+
+    def per_cell(x: np.ndarray) -> np.ndarray:
+        return x.reshape(rows, h // rows, cols, w // cols).sum(axis=(1, 3))
+    ea, eb, ab = per_cell(a * a), per_cell(b * b), per_cell(a * b)
+    energy = np.maximum(ea, eb)
+    inked = energy >= _INKED * (energy.mean() + 1e-6)
+    cells = ab / (np.sqrt(ea * eb) + 1e-6)
+    return float(cells[inked].min()) if inked.any() else 0.0
