@@ -54,6 +54,7 @@ class Evidence:
     margin: float                # best score less the runner-up's
     inliers: int                 # the keypoints' at this place (0: an outline only)
     agrees: bool                 # the keypoints' first card is the best one
+    rival_blob: float = 99.0     # the smallest patch of difference of the cards too near to call by correlation
 
     @classmethod
     def of(cls, scores: list[Score], place: Place) -> "Evidence":
@@ -61,9 +62,10 @@ class Evidence:
             return cls(None, 0.0, 0.0, 9.9, None, 0.0, place.inliers, False)
         best = scores[0]
         runner = scores[1] if len(scores) > 1 else None
+        near = [s.blob for s in scores[1:] if _ratio(best.score, s.score) > MAX_RATIO]
         return cls(best.card, best.score, best.cell, best.blob, runner.card if runner else None,
                    best.score - (runner.score if runner else 0.0), place.inliers,
-                   bool(place.cards) and place.cards[0] == best.card)
+                   bool(place.cards) and place.cards[0] == best.card, min(near, default=99.0))
 
     @property
     def ratio(self) -> float:
@@ -73,11 +75,15 @@ class Evidence:
         deck that share their picture and differ by the index are both near,
         and 0.990 against 0.974 is a clear lead; a photo at 0.88 against 0.86
         is not."""
-        return max(0.0, 1.0 - self.score) / max(1e-3, 1.0 - (self.score - self.margin))
+        return _ratio(self.score, self.score - self.margin)
 
     def vector(self) -> np.ndarray:
         return np.array([self.score, self.margin, 1.0 - min(self.ratio, 1.0), self.cell, min(self.blob, 10.0) / 10.0,
                          min(self.inliers, 60) / 60.0, float(self.agrees)])
+
+
+def _ratio(best: float, other: float) -> float:
+    return max(0.0, 1.0 - best) / max(1e-3, 1.0 - other)
 
 
 def probability(evidence: Evidence) -> float:
