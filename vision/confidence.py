@@ -32,15 +32,16 @@ MAX_BLOB = 2.5
 MAX_RATIO = 0.4
 #: Logistic coefficients over ``Evidence.vector`` (correlation, margin,
 #: 1 - distance ratio, worst cell, patch of difference / 10, inliers / 60,
-#: keypoints agree), fitted by ``fit`` (L2 0.01) on 282 places of the tune
-#: halves: rendered webcam light grey and beige (bidly scans, 2 shots a card),
-#: the real classic deck's tune half, and 32 rendered cards no Belote deck
-#: holds (2-6 of a 52-card pack, another deck's cards).
-COEFFICIENTS = (-4.522, 0.661, 9.945, 7.127, -0.121, 2.771, 7.834)
-INTERCEPT = -4.199
+#: keypoints agree), fitted by ``fit`` (L2 0.01) on 224 places of the tune
+#: halves: rendered webcam light grey and beige (bidly scans, 2 shots a
+#: card), every other photo of the real classic deck's tune half, and 32
+#: rendered cards no Belote deck holds (2-6 of a 52-card pack, another
+#: deck's cards).
+COEFFICIENTS = (-3.957, 3.331, 9.337, 4.928, -2.974, 2.323, 6.962)
+INTERCEPT = -2.506
 #: A card passing the floors is named only when the probability reaches this
-#: (on the tune halves: 148 reads passed the floors, none wrong, all at 0.9
-#: or more).
+#: (on the tune halves: 143 reads passed the floors, none wrong, all at 0.9
+#: or more; a card of another deck named at 0.5 in an earlier fit).
 P_READ = 0.7
 
 
@@ -54,7 +55,6 @@ class Evidence:
     margin: float                # best score less the runner-up's
     inliers: int                 # the keypoints' at this place (0: an outline only)
     agrees: bool                 # the keypoints' first card is the best one
-    rival_blob: float = 99.0     # the smallest patch of difference of the cards too near to call by correlation
 
     @classmethod
     def of(cls, scores: list[Score], place: Place) -> "Evidence":
@@ -62,10 +62,9 @@ class Evidence:
             return cls(None, 0.0, 0.0, 9.9, None, 0.0, place.inliers, False)
         best = scores[0]
         runner = scores[1] if len(scores) > 1 else None
-        near = [s.blob for s in scores[1:] if _ratio(best.score, s.score) > MAX_RATIO]
         return cls(best.card, best.score, best.cell, best.blob, runner.card if runner else None,
                    best.score - (runner.score if runner else 0.0), place.inliers,
-                   bool(place.cards) and place.cards[0] == best.card, min(near, default=99.0))
+                   bool(place.cards) and place.cards[0] == best.card)
 
     @property
     def ratio(self) -> float:
