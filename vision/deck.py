@@ -59,6 +59,7 @@ class Deck:
     _features: Optional[object] = field(default=None, repr=False)     # the reader's cache (vision.read)
     _keypoints: Optional[object] = field(default=None, repr=False)    # vision.keypoints' cache
     _corners: Optional[object] = field(default=None, repr=False)      # vision.corner_read's cache
+    _face_match: Optional[object] = field(default=None, repr=False)   # vision.face_match's cache
 
     @property
     def cards(self) -> list[int]:

@@ -10,10 +10,12 @@ are geometric proof that this card lies there, and the homography maps the
 whole enrolled face onto the photo: the card is located, covered parts and
 all. A card from another deck, or a 2-6, has no such consistent set.
 
-A hit is kept only when the mapped face is a card seen from above (convex,
-near-right corners, a card's proportions), with enough inliers, and clearly
-more than any other card mapped to the same place (two cards sharing a
-picture, a king of hearts and of diamonds, must not both be claimed).
+A candidate is kept only when the mapped face is a card seen from above
+(convex, near-right corners, a card's proportions) with enough inliers.
+Several cards may be proposed at one place (two cards sharing a picture or
+a pip layout, a king of hearts and of diamonds, an 8 of spades and of
+clubs): keypoints alone do not tell them apart, so ``vision.recognize``
+lays each proposed face over the photo (``vision.face_match``) and decides.
 
 Used for still photos (``vision.recognize``), where a few hundred
 milliseconds are affordable; the live tracker reads the newest card on top
@@ -28,11 +30,10 @@ import cv2
 import numpy as np
 
 from .deck import Deck
+from .face_match import despeckled
 
-#: Inliers a card needs, and how many more than any other card at the same
-#: place (a ratio): below, the keypoints do not prove which card it is.
+#: Inliers a card needs: below, the keypoints do not prove it lies there.
 MIN_INLIERS = 12
-MIN_INLIER_RATIO = 2.0
 #: Lowe's ratio of the nearest to the second nearest enrolled descriptor
 #: (when the two belong to different cards).
 _RATIO = 0.8
@@ -51,7 +52,8 @@ class Hit:
     card: int
     quad: np.ndarray          # the mapped face's corners in the photo (clockwise from its top-left)
     inliers: int
-    confidence: float
+    homography: np.ndarray    # enrolled face (px of ``face_size``) -> photo (px)
+    face_size: tuple[int, int]
 
 
 class _Index:
@@ -62,7 +64,7 @@ class _Index:
         descs, points, labels = [], [], []
         self.size = None
         for card in deck.cards:
-            for face in deck.faces[card]:
+            for face in map(despeckled, deck.faces[card]):
                 h, w = face.shape[:2]
                 scale = _FACE_SIDE / h
                 g = cv2.cvtColor(cv2.resize(face, (round(w * scale), _FACE_SIDE), interpolation=cv2.INTER_AREA),
@@ -94,8 +96,11 @@ def _index(deck: Deck) -> _Index:
     return deck._keypoints
 
 
-def find_by_keypoints(image_bgr: np.ndarray, deck: Deck) -> list[Hit]:
-    """The enrolled cards whose keypoints prove where they lie (see module doc)."""
+def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> list[Hit]:
+    """Every enrolled card whose matches agree on one card-shaped homography
+    (at least ``MIN_INLIERS``), most inliers first: several may lie at one
+    place (cards sharing a layout), which ``vision.face_match`` then tells
+    apart by laying each face over the photo."""
     index = _index(deck)
     if not len(index.labels):
         return []
@@ -126,16 +131,9 @@ def find_by_keypoints(image_bgr: np.ndarray, deck: Deck) -> list[Hit]:
             continue
         quad = cv2.perspectiveTransform(outline, homography).reshape(4, 2).astype(np.float32)
         if _card_shaped(quad):
-            candidates.append((card, quad, int(inliers.sum())))
-    hits = []
-    for card, quad, n in sorted(candidates, key=lambda c: -c[2]):
-        rivals = [m for c, q, m in candidates if c != card and _overlap(q, quad) > 0.5]
-        if rivals and n < MIN_INLIER_RATIO * max(rivals):
-            continue
-        if any(_overlap(hit.quad, quad) > 0.5 for hit in hits):
-            continue
-        hits.append(Hit(card, quad, n, round(min(1.0, 0.8 + 0.2 * (n - MIN_INLIERS) / 40.0), 4)))
-    return hits
+            n = int(inliers.sum())
+            candidates.append(Hit(card, quad, n, homography, (w, h)))
+    return sorted(candidates, key=lambda c: -c.inliers)
 
 
 def _card_shaped(quad: np.ndarray) -> bool:
@@ -152,9 +150,3 @@ def _card_shaped(quad: np.ndarray) -> bool:
         if abs(float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))) > _MAX_CORNER_COS:
             return False
     return True
-
-
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over the smaller of the two quads."""
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    return inter / max(min(cv2.contourArea(a), cv2.contourArea(b)), 1e-6)

@@ -1,24 +1,30 @@
-"""Every card lying face up in one image, found and read: what ``belote-table
-vision recognize`` prints for each image.
+"""Every card lying face up in one still photo, found and read: what
+``belote-table vision recognize`` prints for each image.
 
-Two ways of finding a card, merged:
+The still backbone (the classical reader the product owner measures
+against, and the step past it):
 
-- its outline (``vision.locate``), read by ``vision.read`` (alignment and
-  correlation against the enrolled faces);
-- its keypoints (``vision.keypoints``): the enrolled face's keypoints found
-  in the photo and proved by one homography, which also finds cards whose
-  outline is covered (trick heaps, fans) or lost on a table of their colour.
+1. *Where*: the enrolled faces' keypoints (``vision.keypoints``: SIFT
+   matched to every enrolled face, each card's matches proven by one RANSAC
+   homography that maps a card-shaped face) give places with a precise
+   geometry and the cards proposed there; outlines (``vision.locate``, and
+   the lone card on a table of its colour, ``vision.outline_fit``) add the
+   places no keypoints proved (a card of few distinctive marks, a card from
+   another pack: it must still be listed, as unknown).
+2. *Which*: at each place every candidate face (the proposed cards, their
+   real confusions, the nearest by thumbnail) is laid over the photo by ECC
+   and compared by a lighting-free correlation (``vision.face_match``).
+3. *Decide*: the best is named when it is a good match, whole (no pip
+   missing), and beats the runner-up by a margin; its confidence is the
+   probability that such a read is right (``vision.confidence``, fitted on
+   the tune half). Otherwise ``card`` is None: never a guess.
 
-A card both find is read when they agree; when they disagree it is reported
-unknown (two methods naming two cards is no read). A card only one finds is
-reported as that one reads it. Then the index corners (``vision.corner_read``:
-cards of heaps and fans showing only a corner) are merged in
-(``vision.corner_merge``).
+Then the index corners (``vision.corner_read``: cards of heaps and fans
+showing only a corner) are merged in (``vision.corner_merge``).
 
 One dict per card: ``{"card": "Jh" | None, "confidence": 0.97, "corners":
-[[x, y] * 4]}`` (corners in the image's pixels; ``find_cards`` order for an
-outline, the mapped enrolled face's for keypoints). ``card`` is None when
-the reader abstains: never a guess.
+[[x, y] * 4]}`` (corners in the image's pixels: the mapped enrolled face's
+for keypoints, ``find_cards`` order for an outline).
 """
 
 from __future__ import annotations
@@ -31,52 +37,57 @@ import numpy as np
 from referee.cards import card_name
 
 from . import corner_merge
+from .confidence import Evidence, decide
 from .corner_read import read_corners
-from .deck import Deck
-from .keypoints import MIN_INLIERS, Hit, find_by_keypoints
+from .deck import AMBIGUOUS_ASPECT, Deck, quad_aspect
+from .face_match import Place, despeckled, face_scale, quad_to_face, score_place
+from .keypoints import keypoint_candidates
 from .locate import find_cards
 from .outline_fit import lone_card_outlines
-from .read import decide, read_card, verify, views_of
 
-#: A keypoint hit and an outline are the same card when this share of the
-#: smaller of the two overlaps.
+#: A keypoint place and an outline are the same card when this share of the
+#: smaller of the two overlaps; two keypoint candidates, above ``_SAME_CARD``.
 _SAME_PLACE = 0.6
+_SAME_CARD = 0.5
 
 
 def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None) -> list[dict]:
-    hits = [h for h in find_by_keypoints(image_bgr, deck) if _confirmed(image_bgr, h, deck)] if mask is None else []
-    quads = find_cards(image_bgr, mask=mask)
-    if mask is None:
-        quads = lone_card_outlines(image_bgr, quads)
-    claimed = set()
     cards = []
-    for quad in quads:
-        card, confidence, _ = read_card(image_bgr, quad, deck)
-        here = [i for i, hit in enumerate(hits) if _overlap(hit.quad, quad) >= _SAME_PLACE]
-        claimed.update(here)
-        named = {hits[i].card for i in here}
-        if card is None and len(named) == 1:
-            hit = hits[here[0]]
-            card, confidence = hit.card, hit.confidence
-        elif card is not None and named and named != {card}:
-            card, confidence = None, 0.0
-        cards.append(_entry(card, confidence, quad))
-    for i, hit in enumerate(hits):
-        if i not in claimed:
-            cards.append(_entry(hit.card, hit.confidence, hit.quad))
+    for place, evidence in read_places(image_bgr, deck, mask):
+        card, confidence = decide(evidence)
+        cards.append(_entry(card, confidence, place.quad))
     return corner_merge.merge(cards, read_corners(image_bgr, deck)) if mask is None else cards
 
 
-def _confirmed(image_bgr: np.ndarray, hit: Hit, deck: Deck) -> bool:
-    """A keypoint hit stands when the aligned reader, reading the face it
-    maps, names the same card, or (a card partly covered, where the reader
-    must abstain) ranks it first and the keypoints are twice the minimum.
-    Keypoints alone confuse cards that share a layout (an 8 of spades and
-    of diamonds: the same pips' places)."""
-    reading = decide(verify(views_of(image_bgr, hit.quad), deck))
-    if reading.card is not None:
-        return reading.card == hit.card
-    return reading.details["best"] == card_name(hit.card) and hit.inliers >= 2 * MIN_INLIERS
+def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None
+                ) -> list[tuple[Place, Evidence]]:
+    """Each place a card lies at, with the evidence for what it is (what
+    ``recognize`` decides on, and what ``vision.confidence`` is fitted to)."""
+    image_bgr = despeckled(image_bgr)
+    places = keypoint_places(image_bgr, deck) if mask is None else []
+    quads = find_cards(image_bgr, mask=mask)
+    if mask is None:
+        quads = lone_card_outlines(image_bgr, quads)
+    for quad in quads:
+        if not any(_overlap(p.quad, quad) >= _SAME_PLACE for p in places):
+            quad = np.asarray(quad, np.float32).reshape(4, 2)
+            places.append(Place(quad, quad_to_face(quad), turns=quad_aspect(quad) < AMBIGUOUS_ASPECT))
+    return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places]
+
+
+def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> list[Place]:
+    """The keypoint candidates grouped by place, the one with most inliers
+    giving the place its geometry."""
+    places: list[Place] = []
+    for hit in keypoint_candidates(image_bgr, deck):
+        for i, place in enumerate(places):
+            if _overlap(place.quad, hit.quad) > _SAME_CARD:
+                if hit.card not in place.cards:
+                    places[i] = Place(place.quad, place.to_face, place.cards + (hit.card,), place.inliers)
+                break
+        else:
+            places.append(Place(hit.quad, hit.homography @ face_scale(hit.face_size), (hit.card,), hit.inliers))
+    return places
 
 
 def _entry(card: Optional[int], confidence: float, quad: np.ndarray) -> dict:
@@ -85,6 +96,6 @@ def _entry(card: Optional[int], confidence: float, quad: np.ndarray) -> dict:
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
-    return inter / max(min(cv2.contourArea(np.asarray(a, np.float32)), cv2.contourArea(np.asarray(b, np.float32))),
-                       1e-6)
+    a, b = np.asarray(a, np.float32).reshape(-1, 2), np.asarray(b, np.float32).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    return inter / max(min(cv2.contourArea(a), cv2.contourArea(b)), 1e-6)

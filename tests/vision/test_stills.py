@@ -1,0 +1,109 @@
+"""The still-photo backbone (``vision.recognize``: keypoints + RANSAC, ECC,
+a lighting-free correlation, a margin): webcam shots of white cards on a
+light table read right, the cards a Belote deck lacks refused.
+
+Faces: bidly's real scans (MIT), shared/datasets; the deck is those 32 faces.
+The photos are the *report* half of the rendered webcam protocol
+(``vision.photo_sets``); the rule was chosen on the tune half only.
+"""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cards import parse_card
+from vision.confidence import Evidence, decide
+from vision.enrol import deck_from_faces
+from vision.face_match import neighbours
+from vision.photo_sets import deck_faces, webcam_shot
+from vision.recognize import recognize
+
+DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
+#: Cards with their real confusions in the deck: same pips other suit (8s/8c,
+#: Td/Ts), one pip more (7h/8h), court cards of one colour (Kd/Kh).
+CARDS = [parse_card(c) for c in ("8s", "Td", "7h", "Kd", "Qc", "Ah")]
+
+
+@pytest.fixture(scope="module")
+def scans():
+    folder = DATASETS / "bidly_deals" / "faces"
+    if not folder.is_dir():
+        pytest.fail(f"the bidly face scans are missing at {folder}: put shared/datasets beside the repository")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def deck(scans):
+    return deck_from_faces({c: [f] for c, f in deck_faces("bidly-scans", DATASETS).items()})
+
+
+@pytest.mark.parametrize("table", ["light-grey", "beige"])
+def test_webcam_shots_on_a_light_table_are_read_right(deck, table):
+    faces = deck_faces("bidly-scans", DATASETS)
+    named = []
+    for card in CARDS:
+        shot = webcam_shot(faces, card, table, "report", 1)
+        found = recognize(shot.image, deck)
+        named.append((card, [(f["card"], f["confidence"]) for f in found if f["card"]]))
+    wrong = [(c, n) for c, n in named if any(parse_card(name) != c for name, _ in n)]
+    right = [(c, n) for c, n in named if n and all(parse_card(name) == c for name, _ in n)]
+    assert not wrong, named
+    # Measured on the report half (docs/vision.md): 83-92 % read, none wrong; here 6 cards
+    # chosen for their look-alikes.
+    assert len(right) >= 5, named
+    assert all(conf >= 0.9 for _, n in right for _, conf in n), named
+
+
+def _foreign_shot(face: np.ndarray, seed_card: int):
+    """A webcam shot of a card no Belote deck holds, placed as ``seed_card`` would be."""
+    faces = {seed_card: face}
+    return webcam_shot(faces, seed_card, "light-grey", "report", 2).image
+
+
+@pytest.mark.parametrize("name", ["6s", "2h", "5d", "6c"])
+def test_a_low_card_of_a_52_card_pack_is_refused(deck, scans, name):
+    face = cv2.imread(str(scans / f"{name}.jpg"))
+    # placed where the 7 of its suit would lie in its shot: what keypoints and pips share most
+    seven = parse_card("7" + name[-1])
+    found = recognize(_foreign_shot(face, seven), deck)
+    assert found, "the card was not even located"
+    assert all(f["card"] is None for f in found), found
+
+
+def test_a_joker_and_a_card_of_another_deck_are_refused(deck):
+    from vision.faces import builtin_faces
+    other = builtin_faces(french=True)
+    w, h = 200, 300
+    joker = np.full((h, w, 3), 245, np.uint8)
+    cv2.putText(joker, "JOKER", (18, 60), cv2.FONT_HERSHEY_DUPLEX, 1.3, (40, 40, 160), 3)
+    cv2.circle(joker, (w // 2, h // 2 + 20), 60, (30, 30, 30), 6)
+    for face, card in ((joker, parse_card("Kh")), (other[parse_card("Kh")], parse_card("Kh")),
+                       (other[parse_card("9c")], parse_card("9c"))):
+        found = recognize(_foreign_shot(face, card), deck)
+        assert all(f["card"] is None for f in found), found
+
+
+def test_the_neighbours_are_the_real_confusions():
+    assert neighbours(parse_card("8s")) == {parse_card(c) for c in ("8h", "8d", "8c", "7s", "9s")}
+    assert neighbours(parse_card("7h")) == {parse_card(c) for c in ("7s", "7d", "7c", "8h")}
+
+
+def test_a_lead_small_against_how_alike_the_faces_are_is_no_read():
+    sure = Evidence(parse_card("8s"), 0.97, 0.9, 1.0, parse_card("8c"), 0.2, 40, True)
+    close = Evidence(parse_card("8s"), 0.97, 0.9, 1.0, parse_card("8c"), 0.01, 40, True)
+    assert decide(sure)[0] == parse_card("8s") and decide(sure)[1] >= 0.9
+    assert decide(close)[0] is None and decide(close)[1] < 0.5
+
+
+def test_a_black_and_white_photo_of_a_red_card_is_not_read_as_black(deck):
+    """Colour is compared only where the photo has some: a red 9 photographed
+    in black and white matched the black 9's colourless template best before."""
+    faces = deck_faces("bidly-scans", DATASETS)
+    for name in ("9d", "Th"):
+        card = parse_card(name)
+        shot = webcam_shot(faces, card, "light-grey", "report", 1)
+        grey = cv2.cvtColor(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        named = [f["card"] for f in recognize(grey, deck) if f["card"]]
+        assert all(parse_card(n) == card for n in named), (name, named)

@@ -1,0 +1,123 @@
+"""How sure a still read is: the evidence at one place turned into a
+decision and a probability of being right.
+
+The evidence (``Evidence``): the best card's lighting-free correlation after
+ECC (``vision.face_match``), its worst inked cell, the runner-up's
+correlation (a different card), the margin and the distance ratio between
+them, the keypoints' inliers at that place and whether the keypoints' first card is the best.
+
+``decide`` names the best card only when it is a good match (``MIN_SCORE``),
+whole (no pip-sized patch of difference above ``MAX_BLOB``: a 6 of a
+52-card pack on a 7's place, a card of another pack), clearly better than
+the runner-up (Lowe's distance ratio at most ``MAX_RATIO``), and the probability below reaches
+``P_READ``. Its confidence is that *probability that such a read is
+right*: a logistic function of the evidence fitted on the tune halves
+(``fit``; the coefficients below), checked on the report halves by the
+reliability plots of ``vision evaluate``. An abstention's confidence is
+below 0.5.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+import numpy as np
+
+from .face_match import Place, Score
+
+#: The read rule (chosen on the tune halves, docs/vision.md). ``MAX_BLOB``:
+#: a card the deck lacks read as its neighbour (an 8 where only the 7 is
+#: enrolled) leaves a patch of 2.26 or more; a right read rarely above 2.
+MIN_SCORE = 0.8
+MAX_BLOB = 2.0
+MAX_RATIO = 0.4
+#: Logistic coefficients over ``Evidence.vector`` (correlation, margin,
+#: 1 - distance ratio, worst cell, patch of difference / 10, inliers / 60,
+#: keypoints agree), fitted by ``fit`` (L2 0.01) on 352 places of the tune
+#: halves: rendered webcam light grey and beige (bidly scans, 2 shots a
+#: card), each of those shots again read with a deck that lacks its card
+#: (every read an impostor), every other photo of the real classic deck's
+#: tune half, and 32 rendered cards no Belote deck holds (2-6 of a 52-card
+#: pack, another deck's cards).
+COEFFICIENTS = (-3.843, -0.922, 9.829, -0.405, -9.334, 7.177, -2.628)
+INTERCEPT = 0.339
+#: A card passing the floors is named only when the probability reaches this
+#: (on the tune halves: 139 reads, none wrong, 135 of them at 0.9 or more).
+P_READ = 0.7
+
+
+@dataclass(frozen=True)
+class Evidence:
+    card: Optional[int]          # the best card (None: no candidate at all)
+    score: float
+    cell: float
+    blob: float
+    runner: Optional[int]
+    margin: float                # best score less the runner-up's
+    inliers: int                 # the keypoints' at this place (0: an outline only)
+    agrees: bool                 # the keypoints' first card is the best one
+
+    @classmethod
+    def of(cls, scores: list[Score], place: Place) -> "Evidence":
+        if not scores:
+            return cls(None, 0.0, 0.0, 9.9, None, 0.0, place.inliers, False)
+        best = scores[0]
+        runner = scores[1] if len(scores) > 1 else None
+        return cls(best.card, best.score, best.cell, best.blob, runner.card if runner else None,
+                   best.score - (runner.score if runner else 0.0), place.inliers,
+                   bool(place.cards) and place.cards[0] == best.card)
+
+    @property
+    def ratio(self) -> float:
+        """Lowe's distance ratio: how far the photo is from the best face
+        (1 - correlation) against how far from the runner-up's. It judges a
+        lead against how alike the two faces are: two court cards of a drawn
+        deck that share their picture and differ by the index are both near,
+        and 0.990 against 0.974 is a clear lead; a photo at 0.88 against 0.86
+        is not."""
+        return _ratio(self.score, self.score - self.margin)
+
+    def vector(self) -> np.ndarray:
+        return np.array([self.score, self.margin, 1.0 - min(self.ratio, 1.0), self.cell, min(self.blob, 10.0) / 10.0,
+                         min(self.inliers, 60) / 60.0, float(self.agrees)])
+
+
+def _ratio(best: float, other: float) -> float:
+    return max(0.0, 1.0 - best) / max(1e-3, 1.0 - other)
+
+
+def probability(evidence: Evidence) -> float:
+    z = INTERCEPT + float(np.dot(COEFFICIENTS, evidence.vector()))
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def readable(evidence: Evidence) -> bool:
+    return (evidence.card is not None and evidence.score >= MIN_SCORE and evidence.blob <= MAX_BLOB
+            and evidence.ratio <= MAX_RATIO)
+
+
+def decide(evidence: Evidence) -> tuple[Optional[int], float]:
+    """(the card or None, confidence): see module doc."""
+    p = probability(evidence)
+    if readable(evidence) and p >= P_READ:
+        return evidence.card, round(float(p), 4)
+    return None, round(float(min(p, 0.49)), 4)
+
+
+def fit(evidence: Iterable[Evidence], right: Iterable[bool], l2: float = 1.0, steps: int = 50
+        ) -> tuple[tuple[float, ...], float]:
+    """Logistic regression (Newton's method, an L2 penalty on the weights) of
+    "the best card is the truth" on the evidence of the tune halves' places:
+    the coefficients and intercept to paste above."""
+    x = np.array([e.vector() for e in evidence], np.float64)
+    y = np.array(list(right), np.float64)
+    x = np.hstack([x, np.ones((len(x), 1))])
+    w = np.zeros(x.shape[1])
+    penalty = np.diag([l2] * (x.shape[1] - 1) + [0.0])
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-x @ w))
+        grad = x.T @ (p - y) + penalty @ w
+        hess = x.T @ (x * (p * (1 - p))[:, None]) + penalty + 1e-9 * np.eye(len(w))
+        w -= np.linalg.solve(hess, grad)
+    return tuple(round(float(v), 3) for v in w[:-1]), round(float(w[-1]), 3)

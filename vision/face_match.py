@@ -1,0 +1,297 @@
+"""Which enrolled card lies at one place of a still photo: each candidate face
+laid exactly over the photo and compared, lighting aside.
+
+The place comes with its geometry: the homography of the enrolled face's
+keypoints (``vision.keypoints``, proven by RANSAC, a pixel or two off) or a
+found outline (``vision.locate``, a few pixels off, its top unknown up to a
+quarter turn). The photo is rectified through it into the enrolled faces'
+frame, then for each candidate card, each of its enrolled faces either way
+up (cards are printed symmetrically, enrolment may have kept either end up):
+
+1. *ECC* (Evangelidis & Psarakis 2008) lays the face over the rectified
+   photo by a homography, from where the geometry put it: what is compared
+   is then the same point of the card, not a pip beside it.
+2. A *lighting-free correlation*: zero-mean, normalised correlation of
+   three channels taken together, the grey level normalised locally (minus
+   the local mean, over the local spread: a lamp gradient, a shadow, the
+   webcam's vignetting and exposure do not count, only where the ink is) and
+   the two chroma channels of Lab less their local mean (so a red pip on a
+   black card's place, or the reverse, weighs against it while a warm lamp
+   cancels out). Plus the worst inked cell of a grid on the grey: a 6 of
+   another pack matches a 7 everywhere but at the missing pip.
+
+Candidates: the cards the keypoints found at that place, the cards that
+really get confused with the best of them (same rank in the other suits,
+same suit next ranks), and the few nearest by small thumbnails (anything
+else). The best is read only when it is clearly better than the runner-up
+(``decide``), else None: never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee.cards import RANKS, SUITS, make_card, rank_of, suit_of
+
+from .deck import Deck
+
+#: Size (width, height) of the compared faces: pips and index glyphs keep
+#: their shapes at a webcam's 200-300 px card.
+SIZE = (100, 150)
+#: Local normalisation of the grey (sigma, px of ``SIZE``), the spread below
+#: which a region is plain paper, the chroma's local mean (sigma) and the
+#: chroma difference (Lab units) that weighs as one unit of normalised grey.
+_SIGMA = 6.0
+_FLAT = 8.0
+_CHROMA_SIGMA = 15.0
+_CHROMA_UNIT = 12.0
+#: Salt-and-pepper noise: a pixel this far (grey levels) from its 3 x 3
+#: median is a speck; a photo with this share of specks is despeckled.
+_SPECKLE_STEP = 60
+_SPECKLED = 5e-4
+#: Chroma (Lab units) the most colourful 1 % of a face stays under when the photo has no colour.
+_GREY_CHROMA = 12.0
+#: The band along the edges compared by nobody (the rim, the table a quad
+#: took in), and the grid whose worst inked cell is reported.
+_BORDER = 0.06
+_CELLS = (4, 6)
+_INKED = 0.35
+#: A pip's size (Gaussian sigma, px of ``SIZE``) for the patch of difference.
+_BLOB_SIGMA = 4.0
+#: ECC: iterations and size (a quarter of the pixels), and how far it may move a corner (share of the width)
+#: before its result is taken for a slide onto other print.
+_ECC_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
+_ECC_SIZE = (50, 75)
+#: How many (face, way up, view) pairs are aligned, best as they lie first
+#: (and the best of each card the keypoints proposed).
+_ALIGNED = 8
+_ECC_REACH = 0.12
+#: Thumbnail shortlist: size, and how many cards it adds.
+_THUMB = (20, 30)
+_SHORTLIST = 4
+
+
+@dataclass(frozen=True)
+class Score:
+    card: int
+    score: float     # correlation of grey and chroma after ECC
+    cell: float      # worst inked cell's grey correlation
+    blob: float = 0.0  # strongest pip-sized patch of difference, against the faces' mean ink
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a card lies and what is proposed for it: ``to_face`` maps the
+    enrolled face's frame (px of ``SIZE``) to the photo; ``cards`` the
+    candidates the geometry came with (keypoints), ``turns`` whether the top
+    is unknown up to a quarter turn (an outline)."""
+    quad: np.ndarray
+    to_face: np.ndarray
+    cards: tuple[int, ...] = ()
+    inliers: int = 0
+    turns: bool = False
+
+
+class _Faces:
+    """The deck's faces either way up, prepared once per deck (``deck._faces``)."""
+
+    def __init__(self, deck: Deck):
+        self.labels, self.greys, self.features, self.colour, thumbs = [], [], [], [], {1: [], 3: []}
+        for card in deck.cards:
+            for face in map(despeckled, deck.faces[card]):
+                coloured = has_colour(cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA))
+                for turned in (face, cv2.rotate(face, cv2.ROTATE_180)):
+                    small = cv2.resize(turned, SIZE, interpolation=cv2.INTER_AREA)
+                    grey, feats = describe(small)
+                    self.labels.append(card)
+                    self.colour.append(coloured)
+                    self.greys.append(grey)
+                    self.features.append(feats)
+                    for channels, rows in thumbs.items():
+                        rows.append(_thumb(feats[:channels]))
+        self.thumbs = {channels: np.stack(rows) for channels, rows in thumbs.items()}
+        self.by_card: dict[int, list[int]] = {}
+        for i, card in enumerate(self.labels):
+            self.by_card.setdefault(card, []).append(i)
+
+
+def _faces(deck: Deck) -> _Faces:
+    if deck._face_match is None:
+        deck._face_match = _Faces(deck)
+    return deck._face_match
+
+
+def describe(face_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(grey for ECC, the 3 x H x W lighting-free channels) of a face at ``SIZE``."""
+    lab = cv2.cvtColor(face_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    grey = cv2.GaussianBlur(lab[..., 0], (0, 0), 0.8)
+    mean = cv2.GaussianBlur(grey, (0, 0), _SIGMA)
+    var = cv2.GaussianBlur(grey * grey, (0, 0), _SIGMA) - mean * mean
+    light = (grey - mean) / np.sqrt(np.maximum(var, 0.0) + _FLAT * _FLAT)
+    chroma = [(c - cv2.GaussianBlur(c, (0, 0), _CHROMA_SIGMA)) / _CHROMA_UNIT
+              for c in (cv2.GaussianBlur(lab[..., 1], (0, 0), 1.0), cv2.GaussianBlur(lab[..., 2], (0, 0), 1.0))]
+    return grey, np.stack([light, *chroma]) * _INTERIOR
+
+
+_BX, _BY = round(_BORDER * SIZE[0]), round(_BORDER * SIZE[1])
+#: 1 inside the face, 0 on the band along its edges.
+_INTERIOR = np.pad(np.ones((SIZE[1] - 2 * _BY, SIZE[0] - 2 * _BX), np.float32), ((_BY, _BY), (_BX, _BX)))
+
+
+def _thumb(features: np.ndarray) -> np.ndarray:
+    t = np.concatenate([cv2.resize(c, _THUMB, interpolation=cv2.INTER_AREA).ravel() for c in features])
+    t = t - t.mean()
+    return (t / (np.linalg.norm(t) + 1e-6)).astype(np.float32)
+
+
+def rectify(image_bgr: np.ndarray, to_face: np.ndarray) -> np.ndarray:
+    """The photo inside a place, in the enrolled faces' frame at ``SIZE``
+    (warped at twice the size, then averaged down: no aliasing of fine print)."""
+    up = np.diag([0.5, 0.5, 1.0])
+    big = cv2.warpPerspective(image_bgr, to_face @ up, (2 * SIZE[0], 2 * SIZE[1]),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.resize(big, SIZE, interpolation=cv2.INTER_AREA)
+
+
+def quad_to_face(quad: np.ndarray) -> np.ndarray:
+    """The homography from the face frame (``SIZE``) to an outline's corners (in order)."""
+    w, h = SIZE
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    return cv2.getPerspectiveTransform(src, np.asarray(quad, np.float32).reshape(4, 2)).astype(np.float64)
+
+
+def face_scale(face_size: tuple[int, int]) -> np.ndarray:
+    """From ``SIZE`` px to a face frame of ``face_size`` px (the keypoints')."""
+    return np.diag([face_size[0] / SIZE[0], face_size[1] / SIZE[1], 1.0])
+
+
+def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
+    """Every candidate card's best score at ``place``, best first."""
+    faces = _faces(deck)
+    views = [place.to_face]
+    if place.turns:         # an outline's other quarter turn: its second corner as the face's top-left
+        views.append(quad_to_face(np.roll(np.asarray(place.quad, np.float32).reshape(4, 2), -1, axis=0)))
+    rectified = [rectify(image_bgr, v) for v in views]
+    seen = [describe(r) for r in rectified]
+    # Colour is compared only where both sides have it: a black-and-white
+    # photo, or a face enrolled from one, would read every red card as black.
+    channels = 3 if has_colour(rectified[0]) else 1
+    candidates = set(place.cards)
+    for card in place.cards[:2]:
+        candidates |= neighbours(card)
+    for _, feats in seen:
+        sims = faces.thumbs[channels] @ _thumb(feats[:channels])
+        added = 0
+        for k in np.argsort(-sims):
+            if faces.labels[k] not in candidates:
+                candidates.add(faces.labels[k])
+                added += 1
+                if added == _SHORTLIST:
+                    break
+    # ECC is the cost: the candidates' faces are first ranked as they lie
+    # (the geometry is a few pixels off at most), and only the best few aligned.
+    candidates &= set(faces.by_card)
+    if not all(faces.colour[k] for card in candidates for k in faces.by_card[card]):
+        channels = 1
+    ranked = []
+    for card in candidates:
+        for k in faces.by_card[card]:
+            for v, (_, feats) in enumerate(seen):
+                ranked.append((_zncc(faces.features[k][:channels], feats[:channels]), card, k, v))
+    ranked.sort(key=lambda r: -r[0])
+    chosen = ranked[:_ALIGNED]
+    for card in place.cards:
+        chosen += [r for r in ranked if r[1] == card][:1]
+    best: dict[int, Score] = {}
+    for _, card, k, v in set(chosen):
+        grey, feats = seen[v]
+        s = _compare(faces.greys[k], faces.features[k][:channels], grey, feats[:channels])
+        if card not in best or s.score > best[card].score:
+            best[card] = Score(card, s.score, s.cell, s.blob)
+    return sorted(best.values(), key=lambda s: -s.score)
+
+
+def despeckled(image_bgr: np.ndarray) -> np.ndarray:
+    """The image without salt-and-pepper noise when it has some (isolated
+    pixels far from their neighbours: a photo set's augmentation, a worn
+    sensor): such dots are "ink" to every comparison and ruin SIFT's
+    descriptors (no keypoint matched on the real WIN_ webcam photos). A clean
+    photo is returned as it is."""
+    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    if float((cv2.absdiff(grey, cv2.medianBlur(grey, 3)) > _SPECKLE_STEP).mean()) < _SPECKLED:
+        return image_bgr
+    return cv2.medianBlur(image_bgr, 3)
+
+
+def has_colour(face_bgr: np.ndarray) -> bool:
+    """Whether a photo of a face holds colour at all (a black-and-white photo,
+    a camera in grey mode: then red against black cannot be told)."""
+    lab = cv2.cvtColor(cv2.medianBlur(face_bgr, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
+    chroma = np.linalg.norm(lab[..., 1:] - 128.0, axis=-1)
+    return float(np.percentile(chroma, 99)) >= _GREY_CHROMA
+
+
+def neighbours(card: int) -> set[int]:
+    """The cards really confused with ``card``: its rank in the other suits, the next ranks in its suit."""
+    rank, suit = rank_of(card), suit_of(card)
+    out = {make_card(s, rank) for s in range(len(SUITS)) if s != suit}
+    out.update(make_card(suit, r) for r in (rank - 1, rank + 1) if 0 <= r < len(RANKS))
+    return out
+
+
+def _compare(t_grey: np.ndarray, t_feats: np.ndarray, s_grey: np.ndarray, s_feats: np.ndarray) -> Score:
+    warp = np.eye(3, dtype=np.float32)
+    try:
+        _, small = cv2.findTransformECC(cv2.resize(t_grey, _ECC_SIZE, interpolation=cv2.INTER_AREA),
+                                        cv2.resize(s_grey, _ECC_SIZE, interpolation=cv2.INTER_AREA),
+                                        warp.copy(), cv2.MOTION_HOMOGRAPHY, _ECC_CRITERIA, None, 3)
+        up = np.diag([SIZE[0] / _ECC_SIZE[0], SIZE[1] / _ECC_SIZE[1], 1.0]).astype(np.float32)
+        warp = (up @ small @ np.linalg.inv(up)).astype(np.float32)
+        if not _plausible(warp):
+            warp = np.eye(3, dtype=np.float32)
+    except cv2.error:
+        pass
+    aligned = np.stack([cv2.warpPerspective(c, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+                        for c in s_feats]) * _INTERIOR
+    return Score(-1, _zncc(t_feats, aligned), _worst_cell(t_feats[0], aligned[0]), _blob(t_feats, aligned))
+
+
+def _blob(a: np.ndarray, b: np.ndarray) -> float:
+    """The strongest patch of difference the size of a pip (grey and chroma
+    together), against the two faces' mean ink: a pip one card has and the
+    other lacks (a 6 of another pack on a 7's place)."""
+    diff = ((a - b) ** 2).sum(axis=0)
+    residual = cv2.GaussianBlur(diff, (0, 0), _BLOB_SIGMA)
+    ink = float(((a * a + b * b) / 2).sum() / (_INTERIOR.sum() + 1e-6)) + 1e-6
+    return float(residual.max() / ink)
+
+
+def _plausible(warp: np.ndarray) -> bool:
+    w, h = SIZE
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2)
+    moved = cv2.perspectiveTransform(corners, warp.astype(np.float64)).reshape(-1, 2)
+    return bool(np.abs(moved - corners.reshape(-1, 2)).max() <= _ECC_REACH * w)
+
+
+def _zncc(a: np.ndarray, b: np.ndarray) -> float:
+    a = a - a.mean()
+    b = b - b.mean()
+    return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
+
+
+def _worst_cell(a: np.ndarray, b: np.ndarray) -> float:
+    """The lowest correlation of a grid cell that holds ink on either face
+    (``SIZE`` divides into ``_CELLS`` exactly)."""
+    cols, rows = _CELLS
+    h, w = a.shape
+
+    def per_cell(x: np.ndarray) -> np.ndarray:
+        return x.reshape(rows, h // rows, cols, w // cols).sum(axis=(1, 3))
+    ea, eb, ab = per_cell(a * a), per_cell(b * b), per_cell(a * b)
+    energy = np.maximum(ea, eb)
+    inked = energy >= _INKED * (energy.mean() + 1e-6)
+    cells = ab / (np.sqrt(ea * eb) + 1e-6)
+    return float(cells[inked].min()) if inked.any() else 0.0
