@@ -26,12 +26,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.parse
 import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
+
+from bench.serving import start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 IDLE = 2000
@@ -47,24 +48,9 @@ PLAIN = ("import sys, gevent.pywsgi, web_dashboard.connections as c; c.GuardedWS
 
 def _start(instance: Path, files: int | None, plain: bool = False) -> tuple[subprocess.Popen, str, str]:
     limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))) if files else None
-    program = ["-c", PLAIN] if plain else ["-m", "commands.main"]
-    proc = subprocess.Popen([sys.executable, *program, "serve", "--port", "0", "--instance",
-                             str(instance), "--seats", "Ana,Bo,Cy,Di"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=limit)
-    base = signin = ""
-    deadline = time.monotonic() + 60
-    for line in proc.stderr:
-        if m := re.search(r"Dashboard: (http://[^/]+)/club", line):
-            base = m.group(1)
-        if m := re.search(r"console sign-in link (\S+)", line):
-            signin = signin or m.group(1)
-        if "Stop with Ctrl-C" in line or time.monotonic() > deadline:
-            break
-    threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
-    if not base:
-        proc.kill()
-        raise RuntimeError("the server did not start")
-    return proc, base, signin
+    proc, base, found = start_server(instance, ["--seats", "Ana,Bo,Cy,Di"], {"signin": r"console sign-in link (\S+)"},
+                                     program=["-c", PLAIN] if plain else None, preexec_fn=limit)
+    return proc, base, found["signin"]
 
 
 def _console(base: str, signin: str) -> tuple[urllib.request.OpenerDirector, str]:

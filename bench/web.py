@@ -14,12 +14,10 @@ deadline on everything.
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -28,7 +26,8 @@ import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.serving import start_server
+
 CLIENTS = 200
 EVENTS = 40
 TARGET_P99_MS = 100.0
@@ -42,23 +41,9 @@ def _rss_mib(pid: int) -> float:
 
 
 def _start(instance: Path) -> tuple[subprocess.Popen, str, str]:
-    proc = subprocess.Popen([sys.executable, "-m", "commands.main", "serve", "--port", "0",
-                             "--instance", str(instance), "--public", "--seats", "Ana,Bo,Cy,Di"],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    base = password = ""
-    deadline = time.monotonic() + 60
-    for line in proc.stderr:
-        if m := re.search(r"Dashboard: (http://[^/]+)/club", line):
-            base = m.group(1)
-        if m := re.search(r"password: ([^) ]+)\)", line):
-            password = m.group(1)
-        if "Stop with Ctrl-C" in line or time.monotonic() > deadline:
-            break
-    threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
-    if not base:
-        proc.kill()
-        raise RuntimeError("the server did not start")
-    return proc, base, password
+    proc, base, found = start_server(instance, ["--public", "--seats", "Ana,Bo,Cy,Di"],
+                                     {"password": r"password: ([^) ]+)\)"})
+    return proc, base, found["password"]
 
 
 class Console:
