@@ -1,8 +1,7 @@
 """A white card on a light table, found and cut precisely from a webcam shot
 (``vision.outline_fit``), and the rendered protocol photos it is measured on
-(``vision.photo_sets``). Faces: bidly's real scans (MIT), shared/datasets."""
+(``vision.photo_sets``). Faces: bidly's real scans (MIT), tests/data."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,8 +17,6 @@ CARDS = [parse_card(c) for c in ("7s", "Qd", "Ah", "Tc", "Kc", "9h")]
 
 @pytest.fixture(scope="module")
 def faces():
-    if not (DATASETS / "bidly_deals" / "faces").is_dir():
-        pytest.fail(f"the bidly face scans are missing at {DATASETS}: put shared/datasets beside the repository")
     return deck_faces("bidly-scans", DATASETS)
 
 

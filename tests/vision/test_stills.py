@@ -2,17 +2,17 @@
 a lighting-free correlation, a margin): webcam shots of white cards on a
 light table read right, the cards a Belote deck lacks refused.
 
-Faces: bidly's real scans (MIT), shared/datasets; the deck is those 32 faces.
+Faces: bidly's real scans (MIT), tests/data; the deck is those 32 faces.
 The photos are the *report* half of the rendered webcam protocol
 (``vision.photo_sets``); the rule was chosen on the tune half only.
 """
 
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from real_photos import DATASETS   # tests/data: bidly faces (MIT)
 from referee.cards import parse_card
 from vision.confidence import Evidence, decide
 from vision.enrol import deck_from_faces
@@ -20,7 +20,6 @@ from vision.face_match import neighbours
 from vision.photo_sets import deck_faces, webcam_shot
 from vision.recognize import recognize
 
-DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
 #: Cards with their real confusions in the deck: same pips other suit (8s/8c,
 #: Td/Ts), one pip more (7h/8h), court cards of one colour (Kd/Kh).
 CARDS = [parse_card(c) for c in ("8s", "Td", "7h", "Kd", "Qc", "Ah")]
@@ -29,8 +28,6 @@ CARDS = [parse_card(c) for c in ("8s", "Td", "7h", "Kd", "Qc", "Ah")]
 @pytest.fixture(scope="module")
 def scans():
     folder = DATASETS / "bidly_deals" / "faces"
-    if not folder.is_dir():
-        pytest.fail(f"the bidly face scans are missing at {folder}: put shared/datasets beside the repository")
     return folder
 
 
