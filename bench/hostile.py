@@ -32,7 +32,7 @@ import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
 
-from bench.serving import start_server
+from bench._serving import start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 IDLE = 2000

@@ -26,7 +26,7 @@ import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
 
-from bench.serving import start_server
+from bench._serving import start_server
 
 CLIENTS = 200
 EVENTS = 40
