@@ -7,6 +7,7 @@ password or sign-in link) from the lines it prints while starting."""
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -42,3 +43,12 @@ def start_server(instance: Path, options: list[str], wanted: dict[str, str],
         proc.kill()
         raise RuntimeError("the server did not start")
     return proc, base, found
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """Stop it as Ctrl-C does (it closes its stores), or kill it after 10 s."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()

@@ -20,7 +20,6 @@ from __future__ import annotations
 import random
 import re
 import resource
-import signal
 import socket
 import statistics
 import subprocess
@@ -32,7 +31,7 @@ import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
 
-from bench._serving import start_server
+from bench._serving import start_server, stop_server
 
 ROOT = Path(__file__).resolve().parents[1]
 IDLE = 2000
@@ -97,11 +96,7 @@ def _measure(files: int | None, idle: int, plain: bool = False) -> dict:
         finally:
             for sock in opened:
                 sock.close()
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc)
     return {"page": page, "post": post, "idle_left": still_open}
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 import statistics
 import subprocess
 import sys
@@ -28,6 +27,8 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+
+from bench._serving import stop_server
 
 ROOT = Path(__file__).resolve().parents[1]
 SECONDS = 150            # of demo play watched on the stream
@@ -136,11 +137,7 @@ def on_the_stream() -> None:
             if failures:
                 print("the server said:\n" + "".join(failures[:40]))
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc)
 
 
 def the_work() -> None:

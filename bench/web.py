@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 import statistics
 import subprocess
 import tempfile
@@ -26,7 +25,7 @@ import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
 
-from bench._serving import start_server
+from bench._serving import start_server, stop_server
 
 CLIENTS = 200
 EVENTS = 40
@@ -136,11 +135,7 @@ def run() -> None:
             print(f"server memory               {rss_idle:7.1f} MiB idle, {rss_clients:7.1f} MiB with "
                   f"{connected} streams ({(rss_clients - rss_idle) * 1024 / max(connected, 1):.0f} KiB per stream)")
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc)
 
 
 if __name__ == "__main__":
