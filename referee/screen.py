@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Optional
 
-from .cards import card_name
+from .cards import Card, card_name
 from .game import Game
 from .proposals import Conflict
 from .seats import SEAT_NAMES, Seat
@@ -24,13 +24,15 @@ from .violations import Violation
 def snapshot(game: Game, mode: str, dealer: Optional[Seat], observations: int,
              violations: Iterable[tuple[int, Violation]], to_confirm: Iterable[tuple[int, Violation]],
              conflicts: list[Conflict], on_table: list[CardOnTable], sensors: dict[str, str],
-             seen_hands: Optional[Callable[[], Any]] = None) -> dict[str, Any]:
+             seen_hands: Optional[Callable[[], Any]] = None,
+             awaiting_pickup: Optional[tuple[Seat, Card]] = None) -> dict[str, Any]:
     """The screens' state: ``mode`` (idle, deal, auction, play...), the ``dealer`` the table
     expects, the number of ``observations`` taken, each ``(hand, violation)``, and each one
     still ``to_confirm`` (it rests on a play read once: its ``to_confirm`` names the plays).
     When the record's deal has no hands (readings were missed), ``seen_hands()`` gives the cards
     the antennas did see each seat hold and how many nobody saw (``private.unseen``): the screens
-    show those, never nothing."""
+    show those, never nothing. ``awaiting_pickup`` is the seat and card that completed the trick
+    on the table, not yet written (it is written with the pickup)."""
     state = game.to_json()
     if state["private"]["hands"] is None and seen_hands is not None:
         seen = seen_hands()
@@ -45,5 +47,10 @@ def snapshot(game: Game, mode: str, dealer: Optional[Seat], observations: int,
     state["zones"] = [{"zone": f"play:{SEAT_NAMES[i.zone]}",
                        "card": card_name(i.card) if i.card is not None else None,
                        "early": i.early} for i in on_table]
+    if awaiting_pickup is not None:
+        seat, card = awaiting_pickup
+        state["zones"].append({"zone": f"play:{SEAT_NAMES[seat]}", "card": card_name(card), "early": False,
+                               "settled": True})
+        state["to_play"] = None                        # the trick is complete: it waits for its pickup
     state["sensors"] = dict(sensors)
     return state

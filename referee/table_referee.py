@@ -507,8 +507,10 @@ class TableReferee:
 
     # -- the screen -------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
+        done = self.play_watch.trick_done
         return snapshot(self.game, self.mode, self.dealer, self.n_obs, self.violations(), self.to_confirm(),
-                        self.conflicts, self.play_watch.cards.items, self.sensors, self.deal_watch.seen_hands)
+                        self.conflicts, self.play_watch.cards.items, self.sensors, self.deal_watch.seen_hands,
+                        awaiting_pickup=(done["seat"], done["card"]) if done is not None else None)
 
 
 def _misdeal_violation(data: dict[str, Any]) -> Violation:

@@ -68,8 +68,10 @@ def test_auction_violation_on_console_and_overlay_then_corrections(browser, serv
     # Trick 1 entered card by card, then picked up: S wins 11 points.
     for play in ("W 7s", "S As", "E 8s", "N 9s"):
         command(page, play)
-    expect(page.locator("#trick [data-card='9s']")).to_be_visible()
-    page.wait_for_timeout(1200)                 # the last card settles (the referee waits 1 s)
+    # The last card settles (the referee waits 1 s); it then stays on the table, decided, until the
+    # pickup, and nobody is to play.
+    expect(page.locator("#trick [data-card='9s']:not(.pending)")).to_be_visible(timeout=8000)
+    expect(page.locator(".seat.to-play")).to_have_count(0)
     command(page, "pickup")
     expect(page.locator("#points")).to_contain_text("N–S 11 · E–W 0", timeout=8000)
     expect(page.locator("#conflicts li.conflict")).to_have_count(0)      # what the referee typed is not questioned

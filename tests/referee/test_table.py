@@ -8,7 +8,7 @@ import json
 import pytest
 
 from referee.cards import card_name, parse_card
-from referee.observations import CardGone, CardSeen, ConsoleAction, ZoneCleared
+from referee.observations import CardGone, CardSeen, ConsoleAction, SensorState, ZoneCleared
 from referee.oracle import Oracle
 from referee.sensor_faults import Faults, parse_faults
 from referee.simulate import simulate
@@ -332,3 +332,20 @@ def test_a_led_card_only_the_camera_read_is_asked_before_the_others_are_judged_a
     assert any(c["seat"] == "S" and c["trick"] == 3 for c in asked)
     assert [(v.rule, v.trick, v.seat) for _, v in referee.violations()] == [("out-of-turn", 4, 0)]
     assert [r.score for r in referee.results] == [r.score for r in sim.truth.results]
+
+
+def test_a_tricks_last_card_stays_on_the_screens_until_the_pickup(clean):
+    """The last card of a trick is written with its pickup; until then the screens must still show
+    it on the table (decided, not "pending") and nobody as to play."""
+    stream = list(clean.observations)
+    pickup = next(i for i, o in enumerate(stream) if isinstance(o, ZoneCleared))
+    referee = TableReferee(header=clean.header)
+    feed(referee, stream[:pickup])
+    feed(referee, [SensorState("console", stream[pickup].t - 0.01, "connected", "clock")])
+    snap = referee.snapshot()
+    trick = [e for e in clean.record if e["type"] == "play"][:4]
+    assert len(snap["trick"]) == 3 and snap["to_play"] is None
+    assert {"zone": f"play:{trick[3]['seat']}", "card": trick[3]["card"], "early": False, "settled": True} \
+        in snap["zones"]
+    feed(referee, stream[pickup:])
+    assert game_events(referee.record) == game_events(clean.record)
