@@ -47,10 +47,8 @@ def snapshot(game: Game, mode: str, dealer: Optional[Seat], observations: int,
     state["zones"] = [{"zone": f"play:{SEAT_NAMES[i.zone]}",
                        "card": card_name(i.card) if i.card is not None else None,
                        "early": i.early} for i in on_table]
-    if awaiting_pickup is not None:
-        seat, card = awaiting_pickup
-        state["zones"].append({"zone": f"play:{SEAT_NAMES[seat]}", "card": card_name(card), "early": False,
-                               "settled": True})
-        state["to_play"] = None                        # the trick is complete: it waits for its pickup
+    if awaiting_pickup is not None:                   # the trick is complete: it waits for its pickup
+        state["trick"] = state["trick"] + [card_name(awaiting_pickup[1])]
+        state["to_play"] = None
     state["sensors"] = dict(sensors)
     return state

@@ -107,8 +107,7 @@ function violationText(v) {
 
 // The cards lying in the play zones: the trick being played or, until its
 // first card, the last trick (still on the table until it is picked up); the
-// referee's feed also has cards seen but not yet decided ("pending"), and the
-// card that completed the trick, decided but written only with its pickup.
+// referee's feed also has cards seen but not yet decided ("pending").
 function cardsOnTable(state) {
   const out = {};
   const trick = (state.trick || {}).cards || [];
@@ -116,7 +115,7 @@ function cardsOnTable(state) {
   for (const p of shown) out[p.seat] = { card: p.card, ref: p.ref, cls: trick.length ? "" : "last" };
   for (const u of state.undecided || []) {
     const seat = (u.zone || "").split(":")[1];
-    if (seat && (!out[seat] || out[seat].cls === "last")) out[seat] = { card: u.card, cls: u.settled ? "" : "pending" };
+    if (seat && (!out[seat] || out[seat].cls === "last")) out[seat] = { card: u.card, cls: "pending" };
   }
   return out;
 }
