@@ -70,6 +70,12 @@ _NEGATIVES = 10
 #: The index box in face fractions (x1, y1) from the top-left corner.
 _INDEX_BOX = (0.27, 0.34)
 _SUITS_RED = {"h", "d"}
+#: An enrolled index agrees with the deck's when its rank-to-pip line is
+#: within atan(0.25) = 14 degrees of the face's vertical and its length
+#: within 30 % of the deck's median (the drawn and scanned decks: 3 degrees,
+#: 15 %).
+_MAX_TILT = 0.25
+_MAX_STRETCH = 0.3
 #: Unit sensor noise, cut at random for each copy (drawing it anew is most of a copy's cost).
 _NOISE = np.random.default_rng(7).standard_normal((900, 900, 3)).astype(np.float32)
 
@@ -92,7 +98,8 @@ def anchors(face: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray, float, f
     stats = []
     for c, a, i in zip(b.centres, b.areas, b.ids):
         ys, xs = np.nonzero(b.labels == i)
-        if xs.max() < x1 and ys.max() < y1:
+        # A blob on the face's border is a sliver of table the rectified face took in, never ink.
+        if xs.max() < x1 and ys.max() < y1 and xs.min() > 0 and ys.min() > 0:
             stats.append((c, a, ys.min(), ys.max()))
     if len(stats) < 2:
         return None
@@ -107,6 +114,21 @@ def anchors(face: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray, float, f
     return centre, pip[0], float(area), float(pip[1])
 
 
+def _consistent(found: dict[int, tuple]) -> dict[int, tuple]:
+    """The anchors that agree with the deck's: a deck prints every index
+    alike, the pip straight under the rank at one distance. An enrolled face
+    whose index was found otherwise (a speck or a sliver of table taken for
+    its pip) would place every card read from it turned and scaled wrong
+    (its index box on a neighbour), and widen the gates for every card: it
+    is left out (not read from its corners)."""
+    if len(found) < 3:
+        return found
+    length = float(np.median([np.linalg.norm(p - r) for r, p, _, _ in found.values()]))
+    return {card: (r, p, ra, pa) for card, (r, p, ra, pa) in found.items()
+            if abs((p - r)[0]) <= _MAX_TILT * (p - r)[1]
+            and abs(np.linalg.norm(p - r) - length) <= _MAX_STRETCH * length}
+
+
 class CornerModel:
     """The enrolled deck's index examples (see module doc), made once per deck."""
 
@@ -118,6 +140,7 @@ class CornerModel:
             a = anchors(deck.faces[card][0])
             if a is not None:
                 self.anchors[card] = a
+        self.anchors = _consistent(self.anchors)
         reach = [np.linalg.norm(p - r) / np.sqrt(pa) for r, p, _, pa in self.anchors.values()]
         ratio = [ra / pa for _, _, ra, pa in self.anchors.values()]
         self.gates = Gates((0.7 * min(reach), 1.4 * max(reach)), (0.45 * min(ratio), 2.2 * max(ratio))) \
@@ -155,10 +178,13 @@ class CornerModel:
         negatives = []
         for f in frames(b, self.gates):
             near = min(np.linalg.norm(f.rank - a) + np.linalg.norm(f.pip - q) for a, q in truths)
+            # The index read backwards (its pip as the rank): an 8 over a diamond
+            # turned is a diamond over an 8, nearly the same patch; not "no index".
+            backwards = min(np.linalg.norm(f.rank - q) + np.linalg.norm(f.pip - a) for a, q in truths)
             unit = f.unit
             if near <= 0.3 * unit:
                 yield _vectors(grey, f), card, pip_redness(image, b, f)
-            elif near >= 0.8 * unit:
+            elif min(near, backwards) >= 0.8 * unit:
                 negatives.append(f)
         for k in rng.permutation(len(negatives))[:_NEGATIVES]:
             yield (vector(patch(grey, negatives[k])), None, None), -1, None
@@ -274,7 +300,7 @@ def corner_model(deck: Deck) -> CornerModel:
 
 
 #: Bumped when what the model learns changes, so cached models are remade.
-MODEL_VERSION = 2
+MODEL_VERSION = 3
 _STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits")
 
 
