@@ -131,7 +131,7 @@ def test_an_unknown_outline_holding_several_cards_corners_is_a_heap():
     """The outline locator took a heap for one card (unknown); the corners
     at its corners name two cards: it stays unknown, each is a card."""
     heap = _entry(None)
-    other = _read("Js", (100, 100), 0.9)
+    other = _read("Js", (205, 280), 0.9)
     other = CornerRead(other.card, 0.9, other.index,
                        np.float32([[225, 300], [75, 300], [75, 80], [225, 80]]), {})   # its index: the far corner
     out = merge([heap], [_read("7h", (100, 100), 0.95), other])
