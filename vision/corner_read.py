@@ -46,7 +46,8 @@ import numpy as np
 from referee.cards import CARD_NAMES, parse_card
 
 from .deck import FACE_SIZE, Deck
-from .index_corner import COARSE, RANK, RANK_CORE, SUIT, Gates, IndexFrame, blobs, frames, grey_of, patch, pip_redness, vector
+from .index_corner import COARSE, RANK, RANK_CORE, SUIT, Gates, IndexFrame, blobs, frames, grey_of, patch, \
+    pip_redness, vector
 
 #: The decision (chosen on the tune half of the rendered French heaps, docs/vision.md).
 MIN_SCORE = 0.8
