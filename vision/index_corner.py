@@ -40,6 +40,10 @@ _MIN_FILL = 0.12
 COARSE = ((-0.8, -0.8, 0.8, 1.7), (16, 25))
 RANK = ((-0.8, -0.75, 0.8, 0.45), (36, 27))
 SUIT = ((-0.7, 0.5, 0.7, 1.6), (24, 19))
+#: The rank glyph's core: ``RANK`` without the sides, where a fanned
+#: neighbour's edge and shadow lie (they lower every rank's score alike and
+#: so hide which rank is nearest). ``RANK`` still says whether it is a glyph.
+RANK_CORE = ((-0.55, -0.75, 0.55, 0.45), (25, 27))
 
 
 @dataclass(frozen=True)

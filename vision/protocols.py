@@ -51,8 +51,12 @@ def enrol(name: str, faces: dict[int, np.ndarray], half: str, folder: Path,
         for k in range(ENROL_TRIES):
             shot = webcam_shot(faces, card, table, half, k) if protocol == "webcam" \
                 else enrolment_shot(faces, card, protocol, half, k)
-            cv2.imwrite(str(shots / f"{card_name(card)}_{k}.jpg"), shot.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
-            sample = enrolment_sample(shot.image)
+            path = shots / f"{card_name(card)}_{k}.jpg"
+            cv2.imwrite(str(path), shot.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            # Judged as ``calibrate deck`` will judge it: the file, not the picture
+            # before JPEG (a shot at the edge of a check can pass one and fail the other,
+            # and the card would then be missing from the deck with no next shot tried).
+            sample = enrolment_sample(cv2.imread(str(path)))
             if isinstance(sample, Refusal):
                 if k == 0:
                     refusals.append(f"{card_name(card)}: {sample.reason}")
