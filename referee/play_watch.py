@@ -89,6 +89,7 @@ class PlayWatch:
         self.pending_say: dict[Seat, float] = {}                 # "belote" said before its card: when
         self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
         self.left_zone: dict[Card, tuple[int, int, float]] = {}  # a play seen leaving its zone: hand, trick, when
+        self.cleared_at: Optional[float] = None                 # the trick on the table seen picked up, incomplete
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -255,7 +256,10 @@ class PlayWatch:
             cards.pickups += 1
         if self.trick_done is not None:
             self.trick_done.setdefault("cleared", t)
-        elif unseen or self.game.play.trick or any(not i.early for i in cards.items):
+            return None
+        if unseen or self.game.play.trick or any(not i.early for i in cards.items):
+            if self.cleared_at is None:
+                self.cleared_at = t                   # its last card, decided later, was picked up then
             return self._missing_play(t, window)
         return None
 
@@ -288,7 +292,7 @@ class PlayWatch:
                 self.early_pile.setdefault(card, (where, oid))   # its trick's last play is not decided yet
                 self.cards.gone_cards.add(card)
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
-            if play is not None and card not in self.played and card not in self.cards.back_in_hand:
+            if play is not None and card not in self.played:
                 if not play.trick and play.trick_number > 1:       # the trick just picked up: misread?
                     misread = self._wrong_card(None, card, oid, play.trick_number - 1)
                     if misread is not None:
@@ -498,6 +502,8 @@ class PlayWatch:
             self.trick_done = {"event": event, "cards": set(play.trick) | {card}, "t": item.t, "trick": trick,
                                "seat": seat, "card": card, "one": (one, read, item.conf),
                                "mismatch": (item.cam, item.rfid) if mismatch else None, "oids": item.oids}
+            if self.cleared_at is not None:           # the trick was seen picked up before its last card was decided
+                self.trick_done["cleared"] = self.cleared_at
             self.played[card] = (trick, seat, 0)
             seen = [self.early_pile[c] for c in self.trick_done["cards"] if c in self.early_pile]
             if seen:
@@ -525,6 +531,7 @@ class PlayWatch:
         done, self.trick_done = self.trick_done, None
         if done is None:
             return
+        self.cleared_at = None
         self.cards.items = [i for i in self.cards.items if i.early or i.conflict is not None or i.t > done["t"]]
         self.cards.gone_cards = set()
         hand = self.game.hand_number
