@@ -568,6 +568,23 @@ class PlayWatch:
         yield Write(correction(ref, replacement, reason, why))
         self.to_confirm.replaced(ref)
 
+    def renumbered(self) -> None:
+        """The hand's tricks were put in turn order (:mod:`referee.trick_order`): each card's
+        play is another event of the record now."""
+        replaced = self.game.replaced
+        slots = {}
+        for card, (_, _, n) in self.played.items():
+            if n:
+                event = replaced.get(n, self.game.events[n - 1])
+                if event is not None and event.get("type") == "play":
+                    slots[parse_card(event["card"])] = n
+        moved = {}
+        for card, (trick, seat, n) in list(self.played.items()):
+            if n and card in slots and slots[card] != n:
+                self.played[card] = (trick, seat, slots[card])
+                moved[n] = slots[card]
+        self.to_confirm.renumbered(moved)
+
     # -- the console --------------------------------------------------------------------
     def answer(self, c: Conflict, action: str, card: Optional[Card], why: dict) -> Iterator[Proposal]:
         """The console answered one of this part's conflicts (every kind but the deal watcher's)."""

@@ -116,8 +116,9 @@ from .play_watch import PlayWatch
 from .proposals import Ask, Conflict, Flag, Notice, Press, Proposal, Redeal, Settle, Write
 from .record import RecordError
 from .screen import snapshot
-from .seats import SEAT_NAMES, TEAM_NAMES, Seat, parse_seat, team_of
+from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of
 from .to_confirm import ToConfirm
+from .trick_order import reordered
 from .violations import Violation
 
 #: zone name -> (kind, seat or team index)
@@ -413,7 +414,10 @@ class TableReferee:
             winners = after.winners
             winner = winners[-1] if winners else None
             trick = len(winners)
+        prior = self._engine_violations() if event["type"] == "correction" else []
         found = self.game.apply(event)
+        if event["type"] == "correction" and self.game.play is not None and self._put_in_turn():
+            found = [v for v in self._engine_violations() if v not in prior]
         if event["type"] == "play" and event.get("evidence"):
             self._evidence.setdefault((hand, parse_card(event["card"])), tuple(event["evidence"]))
         n = len(self.game.events)
@@ -450,6 +454,22 @@ class TableReferee:
                                               if self.game.winner is not None else None}))
             self._hand_over()
         return found
+
+    def _engine_violations(self) -> list[Violation]:
+        return [v for r in self.game.results for v in r.violations] + self.game.hand_violations
+
+    def _put_in_turn(self) -> bool:
+        """A correction may have changed who won a trick of the hand being played: put the
+        tricks recorded after it in the turn order it gives (:mod:`referee.trick_order`), before
+        anyone is accused of playing out of turn on an order the referee inferred."""
+        leader = next_seat(self.game.dealer, self.options.clockwise)
+        fixes = reordered(self.game, self.play_watch.played, leader)
+        for fix in fixes:
+            self.game.apply(fix)
+            self._out.append(Output("event", {"n": len(self.game.events), "event": fix}))
+        if fixes:
+            self.play_watch.renumbered()
+        return bool(fixes)
 
     def _hand_over(self) -> None:
         self.deal_watch.dealer = self.game.next_dealer
