@@ -603,6 +603,7 @@ class PlayWatch:
                                         == c.proposal):
             yield from self.to_confirm.answer(c, action, card, why)
             return
+        doubt = None
         if action == "confirm":
             chosen = c.proposal
         elif action == "dismiss":
@@ -615,16 +616,23 @@ class PlayWatch:
             c.item.card_override = chosen
             c.item.conflict = None
         elif c.ref is not None:                   # a play already recorded (a refused correction raises)
-            old = self.game.events[c.ref - 1]
+            old = self.game.replaced.get(c.ref) or self.game.events[c.ref - 1]
             before = parse_card(old["card"])
             if chosen != before:
+                twin = self.played.get(chosen) if c.hand == self.game.hand_number else None
                 yield from self.name_card(c.ref, chosen, why)
-                if c.hand == self.game.hand_number and before in self.played:
+                if c.hand == self.game.hand_number:
                     # The real card is recorded now: the old one is still to play, and
                     # readings of the real one still waiting in a zone are that same card.
-                    self.played[chosen] = self.played.pop(before)
+                    entry = self.played.get(before)
+                    if entry is not None and entry[2] == c.ref:
+                        self.played[chosen] = self.played.pop(before)
+                    else:
+                        self.played[chosen] = (c.trick, c.seat, c.ref)
                     self.cards.items = [i for i in self.cards.items
                                         if i.conflict is not None or chosen not in (i.rfid, i.cam)]
+                if twin is not None and twin[2] and twin[2] != c.ref:
+                    doubt = twin                  # that card was recorded as another play of the hand too
             for item in self.cards.items:             # a card that waited on this question about its seat's
                 if item.conflict == c.id:             # recorded card: the same card now, or another one later
                     item.conflict = None
@@ -634,6 +642,13 @@ class PlayWatch:
                         item.early = True
                     break
         yield Settle(c, {"confirm": "confirmed", "dismiss": "dismissed"}.get(action, "resolved"), action)
+        if doubt is not None:
+            # A card is played once: its other play in the record is a card nobody read right.
+            trick, seat, n = doubt
+            yield Ask(Conflict("card-unknown", f"{pretty(chosen)} is {SEAT_NAMES[c.seat]}'s card at trick {c.trick}, "
+                               f"but it was recorded as {SEAT_NAMES[seat]}'s card at trick {trick} too: which card "
+                               f"did {SEAT_NAMES[seat]} play at trick {trick}?", trick=trick, seat=seat,
+                               blocking=True, ref=n))
 
     def belote(self, seat: Seat, t: float) -> Iterator[Proposal]:
         """Attach "belote"/"rebelote" to ``seat``'s card being played: a trump king or queen on
