@@ -67,6 +67,9 @@ CAMERA_SURE = 0.9
 PICKUP_WAIT = 1.5
 #: Seconds a "belote" said before its card was read waits for that card: it is said as it is played.
 SAY_WAIT = 5.0
+#: Seconds after a card was put down that a "belote" said with no card of that seat on the table
+#: still goes with it; said later, it goes with the seat's next card (maybe one nobody read yet).
+SAY_RECENT = 2.0
 
 
 class PlayWatch:
@@ -86,6 +89,7 @@ class PlayWatch:
         self.early_pile: dict[Card, tuple[str, int]] = {}        # pile reads before their trick was complete
         self.played: Played = {}                                 # card -> (trick, seat, event n)
         self.says: dict[Seat, int] = {}
+        self.put_down: dict[Card, float] = {}                    # card -> when its play was put down
         self.pending_say: dict[Seat, float] = {}                 # "belote" said before its card: when
         self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
         self.left_zone: dict[Card, tuple[int, int, float]] = {}  # a play seen leaving its zone: hand, trick, when
@@ -495,6 +499,7 @@ class PlayWatch:
             yield Notice(f"{pretty(other.card) if other.card is not None else 'a card'} was shown in "
                          f"{SEAT_NAMES[seat]}'s zone and taken back")
         cards.hand_off.pop(card, None)
+        self.put_down[card] = item.t
         mismatch = item.cam_seen and item.cam is not None and item.rfid is not None and item.cam != item.rfid \
             and item.card_override is None
         last = len(play.trick) == 3
@@ -660,7 +665,7 @@ class PlayWatch:
         pair = [i for i in mine if self._belote_card(i.card)]
         unread = any(i.card is None for i in mine)     # its card on the table, not read yet: maybe the pair's
         if not pair and not unread and last and self._belote_card(last[1]) and \
-                "say" not in self.game.events[last[0] - 1]:
+                "say" not in self.game.events[last[0] - 1] and t - self.put_down.get(last[1], t) <= SAY_RECENT:
             self.says[seat] = self.says.get(seat, 0) + 1
             old = self.game.events[last[0] - 1]
             yield from self.correct_play(last[0], {**old, "say": word}, "belote said", {})
