@@ -8,8 +8,8 @@ without its cards), ``turned`` (classic belote's turned card, when the
 dealing area did not read it), ``replace`` (a misread play), ``undo``,
 ``redeal``, and the answers to conflicts: ``confirm``, ``dismiss``,
 ``resolve``. An answer is carried out by the part that asked the question:
-the deal watcher for its kinds (:data:`referee.deal_watch.KINDS`), the play
-watcher for the others.
+the deal watcher for its kinds (:data:`referee.deal_watch.KINDS`), the hands
+in doubt (:mod:`referee.doubt`) for ``in-doubt``, the play watcher for the others.
 
 Calls, declarations, penalties and tallies wait in a queue until the deal is
 in the record and no blocking conflict or trick awaiting its pickup is in
@@ -33,6 +33,7 @@ from typing import Any, Iterator, Optional
 from .auction import CallError, parse_call
 from .cards import CardError, card_name, parse_card, pretty
 from .deal_watch import KINDS as DEAL_KINDS, DealWatch
+from .doubt import Doubt
 from .game import Game
 from .observations import CardSeen, ConsoleAction, Observation, SensorState
 from .play_watch import PlayWatch
@@ -46,11 +47,12 @@ class Desk:
     """The console's actions, and the events waiting for the deal."""
 
     def __init__(self, game: Game, conflicts: list[Conflict], deal: DealWatch, play: PlayWatch,
-                 blocking: set[int]):
+                 blocking: set[int], doubt: Doubt):
         self.game = game                      # read only: the referee writes
         self.conflicts = conflicts            # read only: the referee files them
         self.deal = deal
         self.play = play
+        self.doubt = doubt                    # the hands whose record proved impossible
         self.blocking = blocking              # the open blocking conflicts' ids (read only)
         self.console_obs: set[int] = set()    # the ids of what the console entered (its own entries)
         self.queue: list[dict[str, Any]] = []
@@ -229,6 +231,8 @@ class Desk:
                 yield from self._answer_call_order(c, a.action)
             elif c.kind in DEAL_KINDS:
                 yield from self.deal.answer(c, a.action, card)
+            elif c.kind == "in-doubt":
+                yield from self.doubt.answer(c, a.action)
             else:
                 yield from self.play.answer(c, a.action, card, why)
         elif a.action == "replace":

@@ -110,6 +110,7 @@ from typing import Any, Iterator, Optional
 from .cards import Card, parse_card
 from .deal_watch import DealWatch
 from .desk import Desk, worded
+from .doubt import Doubt, key as doubt_key
 from .game import Game
 from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play_watch import PlayWatch
@@ -157,7 +158,8 @@ class TableReferee:
         self.deal_watch = DealWatch(self.game, self._blocking, dealer)
         self.confirming = ToConfirm(self.game, self.conflicts)
         self.play_watch = PlayWatch(self.game, self.deal_watch, self.confirming, self.seen_sources, self._blocking)
-        self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking)
+        self.doubt = Doubt()
+        self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking, self.doubt)
         self._writers = {Write: self._write_proposed, Ask: self._file_conflict, Press: self._press_conflict,
                          Settle: self._settle_conflict, Notice: self._notice, Flag: self._flag,
                          Redeal: lambda _: self._new_hand()}
@@ -217,7 +219,8 @@ class TableReferee:
         still to confirm are not violations yet (:meth:`to_confirm`)."""
         found = [(h, v) for h, v in self._all_violations() if not v.to_confirm]
         pending = [(self.game.hand_number, v) for v in self.deal_watch.misdeals_pending]
-        return sorted(found + self.table_violations + pending, key=lambda hv: (hv[0], hv[1].trick or 0))
+        return sorted([(h, v) for h, v in found + self.table_violations + pending if self.doubt.stands(h, v)],
+                      key=lambda hv: (hv[0], hv[1].trick or 0))
 
     def to_confirm(self) -> list[tuple[int, Violation]]:
         """The violations that rest on a play read once by one sensor, not yet confirmed."""
@@ -426,6 +429,8 @@ class TableReferee:
             v = self._with_evidence(hand, v)
             if v.to_confirm:
                 self.confirming.rests_on(v)           # asked about once the observation is done
+            elif self.doubt.holds(hand, v):
+                self._carry_out(self.doubt.ask(hand, v, self._standing(hand, found)))
             else:
                 self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
         if event["type"] == "correction" and results:
@@ -494,7 +499,15 @@ class TableReferee:
 
     def _table_violation(self, hand: int, v: Violation) -> None:
         self.table_violations.append((hand, v))
-        self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
+        if self.doubt.holds(hand, v):
+            self._carry_out(self.doubt.ask(hand, v, self._standing(hand, [v])))
+        else:
+            self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
+
+    def _standing(self, hand: int, found: list[Violation]) -> list[Violation]:
+        """The violations of ``hand`` reported so far (not those just ``found``)."""
+        new = {doubt_key(hand, v) for v in found}
+        return [v for h, v in self.violations() if h == hand and doubt_key(h, v) not in new]
 
     def _file_conflict(self, proposal: Ask) -> Conflict:
         c = proposal.conflict
