@@ -413,12 +413,13 @@ class PlayWatch:
                     yield from self._ask(unseen, "card-unknown", f"a card of trick {trick} has left the table but "
                                          f"no sensor saw {SEAT_NAMES[to_play]}'s card: which card?", to_play, trick)
                     return True
-                if other.origin is not None and item.origin == to_play and \
+                if other.origin is not None and item.origin == to_play and play.trick and \
                         not any(i.early and i.seat == other.seat for i in live):
                     # The two hands and their times say so: both cards were seen leaving their
                     # hands. (A card only seen in a zone may be a knocked one; a seat with a card
                     # already waiting for its turn putting down another: the tricks are not where
-                    # the referee thinks. Then it is a question.)
+                    # the referee thinks; a lead: whose lead it is rests on the last trick's cards
+                    # as recorded. Then it is a question.)
                     yield from self._write_out_of_turn(other)
                 else:
                     yield from self._ask(other, "out-of-turn", f"a card appeared in {SEAT_NAMES[other.zone]}'s "
