@@ -429,8 +429,9 @@ class TableReferee:
             v = self._with_evidence(hand, v)
             if v.to_confirm:
                 self.confirming.rests_on(v)           # asked about once the observation is done
-            elif self.doubt.holds(hand, v):
-                self._carry_out(self.doubt.ask(hand, v, self._standing(hand, found)))
+            elif self.doubt.holds(self._hand_of(v, hand), v):
+                of = self._hand_of(v, hand)           # a correction may find it in a hand already over
+                self._carry_out(self.doubt.ask(of, v, self._standing(of, found)))
             else:
                 self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
         if event["type"] == "correction" and results:
@@ -503,6 +504,10 @@ class TableReferee:
             self._carry_out(self.doubt.ask(hand, v, self._standing(hand, [v])))
         else:
             self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
+
+    def _hand_of(self, v: Violation, default: int) -> int:
+        """The number of the hand whose violation ``v`` is (``default``: the hand being played)."""
+        return next((r.number for r in self.game.results if v in r.violations), default)
 
     def _standing(self, hand: int, found: list[Violation]) -> list[Violation]:
         """The violations of ``hand`` reported so far (not those just ``found``)."""
