@@ -11,6 +11,10 @@ cards "out of turn"), so none stands on the referee's word alone:
 
 - the card played twice is never an accusation: it is what puts the hand in
   doubt;
+- nor is a belote said with a card that does not make one, in any hand: the
+  console enters the word, and which card it went with the referee inferred
+  from when it was said (it is asked about, like the violations of a hand in
+  doubt);
 - each violation of the hand standing so far is put to the console
   (``in-doubt``: confirm, it stands; dismiss, it is withdrawn), and so is
   each one found later in the hand, before anyone is accused;
@@ -36,6 +40,13 @@ from .violations import Violation
 Key = tuple
 
 
+#: Violations that rest on the referee's inference wherever they are found, never on a sensor's read
+#: alone: a card played twice (a physical card cannot be: the record is wrong, and the hand is in
+#: doubt), and a belote said with a card that does not make one (the console enters the word "belote";
+#: which card it went with, the referee inferred from when it was said).
+INFERRED = ("already-played", "belote-not-held")
+
+
 def key(hand: int, v: Violation) -> Key:
     return hand, v.rule, v.seat, v.trick, v.card
 
@@ -59,19 +70,19 @@ class Doubt:
         """Is ``v`` (of ``hand``) a violation: its hand is not in doubt, or the console confirmed it?"""
         if not on_plays(v):
             return True
-        if v.rule == "already-played" or hand in self.why:
+        if v.rule in INFERRED or hand in self.why:
             return self.verdicts.get(key(hand, v)) == "confirmed"
         return True
 
     def holds(self, hand: int, v: Violation) -> bool:
         """Must ``v``, just found, wait for the console instead of being reported?"""
-        return on_plays(v) and (v.rule == "already-played" or hand in self.why)
+        return on_plays(v) and (v.rule in INFERRED or hand in self.why)
 
     def ask(self, hand: int, v: Violation, standing: list[Violation]) -> Iterator[Proposal]:
         """``v`` was found in ``hand`` and must wait (:meth:`holds`): put the hand in doubt if it
         is not (asking about the violations standing in it), then ask about ``v``."""
-        if hand not in self.why:
-            self.why[hand] = v.message if v.rule == "already-played" else "its record is impossible"
+        if hand not in self.why and v.rule == "already-played":
+            self.why[hand] = v.message
             for s in standing:
                 if on_plays(s) and s.rule != "already-played":
                     self.shown.add(key(hand, s))
@@ -84,9 +95,10 @@ class Doubt:
             return
         self.asked.add(k)
         where = f" at trick {v.trick}" if v.trick is not None else ""
-        yield Ask(Conflict("in-doubt", f"hand {hand}'s record is in doubt ({self.why[hand]}): the sensors' "
-                           f"record says {SEAT_NAMES[v.seat]}{where}: {v.message}. Confirm if it is a violation; "
-                           f"dismiss if it is not", hand=hand, trick=v.trick, seat=v.seat, proposal=v.card,
+        why = f"hand {hand}'s record is in doubt ({self.why[hand]})" if hand in self.why else \
+            "which card the belote was said with is the referee's inference"
+        yield Ask(Conflict("in-doubt", f"{why}: the record says {SEAT_NAMES[v.seat]}{where}: {v.message}. "
+                           f"Confirm if it is a violation; dismiss if it is not", hand=hand, trick=v.trick, seat=v.seat, proposal=v.card,
                            rule=v.rule, blocking=True, evidence=tuple(v.evidence), item=(k, v)))
 
     def answer(self, c: Conflict, action: str) -> Iterator[Proposal]:
