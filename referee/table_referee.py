@@ -22,6 +22,10 @@ outputs:
   (:mod:`referee.table_cards`) turned into plays, tricks and pickups;
 - the plays read once by one sensor (:mod:`referee.to_confirm`): a violation
   resting on one is "to confirm" until a second read or the console confirms it;
+- the hands in doubt (:mod:`referee.doubt`): a hand whose record proved
+  impossible (a card played twice) accuses no one without the console;
+- the order of the tricks (:mod:`referee.trick_order`): put back in turn after
+  a correction changed who won a trick;
 - the console desk (:mod:`referee.desk`): the console's actions, the answers
   to conflicts, corrections;
 - the screen (:mod:`referee.screen`): the state as the screens get it.
@@ -80,6 +84,8 @@ on a play read once by one sensor: confirm the card, resolve with the right
 one, or dismiss: it stays unconfirmed, never a violation), ``out-of-turn`` (a card early in a
 zone, nobody saw which hand it left: confirm records the out-of-turn play,
 resolve records it with the card named, dismiss lets it wait for its turn),
+``in-doubt`` (a violation of a hand in doubt, or a belote said with a card
+that does not make one: confirm, it stands; dismiss, it is no violation),
 ``turned`` (classic belote: the dealing area did not read the turned card:
 resolve names it; the calls wait for it), ``deal`` (the deal was not fully seen and looks wrong: confirm declares a
 misdeal, dismiss accepts the deal), ``gathered`` (the cards leave the hands
