@@ -63,6 +63,10 @@ UNKNOWN_WAIT = 2.0
 #: on the table: vision reads score 0.8 (a bare read) to 1 (a clear lead, docs/vision.md), and a
 #: misread found tricks later would be a correction that reorders every trick after it.
 CAMERA_SURE = 0.9
+#: Seconds after a trick's last card within which another card its player puts down (before the
+#: pickup) is the one it played, the first shown and taken back: a trick cannot be gathered and the
+#: next one led in less.
+SWAP_WAIT = 2.0
 #: Seconds after a trick is cleared to wait for the pile antennas.
 PICKUP_WAIT = 1.5
 #: Seconds a "belote" said before its card was read waits for that card: it is said as it is played.
@@ -225,6 +229,33 @@ class PlayWatch:
         return self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
                                      "evidence": old.get("evidence", []) + [oid]}, "misread", {"evidence": [oid]})
 
+    def _shown_then_played(self) -> Optional[Notice]:
+        """The trick awaiting its pickup is going: did its last player put down another card soon
+        after the one recorded, before the pickup began? One player plays one card a trick, the
+        last one put down: the one recorded was shown and taken back (the reads of its going back
+        missed), as :func:`_last_put_down` has it for the other cards. (Later than
+        :data:`SWAP_WAIT`, it is that player's lead of the next trick.)"""
+        done = self.trick_done
+        cleared = done.get("cleared")
+        item = max((i for i in self.cards.items if i.seat == done["seat"] and i.conflict is None and not i.early
+                    and i.card is not None and i.card not in self.played and done["t"] < i.t < done["t"] + SWAP_WAIT
+                    and (cleared is None or i.t < cleared)), key=lambda i: i.t, default=None)
+        if item is None:
+            return None
+        shown, card = done["card"], item.card
+        self.cards.items.remove(item)
+        done["event"] = {**{k: v for k, v in done["event"].items() if k not in ("sources", "say")},
+                         "card": card_name(card), "evidence": list(item.oids)}
+        one = item.one_read()
+        if one is not None:
+            done["event"]["sources"] = [one]
+        done.update(card=card, cards=(done["cards"] - {shown}) | {card}, oids=item.oids, mismatch=None,
+                    one=(one, next(iter(item.rfid_reads)) if one == "rfid" else (), item.conf))
+        self.played[card] = self.played.pop(shown)
+        self.put_down[card] = item.t
+        return Notice(f"{pretty(shown)} was shown in {SEAT_NAMES[done['seat']]}'s zone and taken back: "
+                      f"{pretty(card)}, put down after it, is {SEAT_NAMES[done['seat']]}'s card")
+
     def _camera_alone(self, n: int) -> bool:
         """Does play event ``n`` rest on one camera read, with no second read since?"""
         one = self.to_confirm.plays.get(n)
@@ -355,8 +386,11 @@ class PlayWatch:
         done = self.trick_done
         cleared = done.get("cleared")
         wait = PICKUP_WAIT if "rfid" in self.sources else 0.0      # no pile antennas to wait for
+        # A later card says so, unless it is in the zone of the trick's last card with no sign of the
+        # pickup yet: then it may be the card that player really put down (the one recorded shown
+        # and taken back, its return reads missed); the pile's reads will say (:meth:`card_in_pile`).
         return (cleared is not None and now >= cleared + wait) or now >= done["t"] + 8.0 or \
-            any(i.t > done["t"] + 0.1 and not i.early for i in self.cards.items)
+            any(i.t > done["t"] + 0.1 and not i.early and i.seat != done["seat"] for i in self.cards.items)
 
     def _settled(self, now: float) -> Optional[tuple[HandPlay, Seat, list[CardOnTable], CardOnTable, bool]]:
         """The card of the player to play once it has settled (with the play, that seat, the cards
@@ -539,9 +573,12 @@ class PlayWatch:
 
     def _flush_trick(self) -> Iterator[Proposal]:
         """Write the trick's last play, with who picked the trick up."""
-        done, self.trick_done = self.trick_done, None
-        if done is None:
+        if self.trick_done is None:
             return
+        swapped = self._shown_then_played()
+        if swapped is not None:
+            yield swapped
+        done, self.trick_done = self.trick_done, None
         self.cleared_at = None
         self.cards.items = [i for i in self.cards.items if i.early or i.conflict is not None or i.t > done["t"]]
         self.cards.gone_cards = set()
