@@ -33,6 +33,13 @@ CASES = [
     (800270, "contree", RFID_ONLY),
     # 2: a card knocked into the zone of the seat whose turn it was made the cards before it "out of turn"
     (800029, "contree", RFID_ONLY),
+    # 6: a card shown and taken back (its return reads missed) was recorded; the card really played,
+    # put down a second later, was taken for the next trick's lead and ended the trick
+    (800173, "contree", RFID_ONLY),
+    # 5: the revokes the end-of-hand audit found in a hand whose record came out of step
+    (700180, "contree", RFID_ONLY),
+    # 3 (both sensors): a console correction changed a trick's winner; the next trick came out of turn
+    (700097, "contree", "realistic"),
 ]
 
 
