@@ -215,6 +215,8 @@ class Desk:
         if a.action == "start":
             self.deal.dealer = a.seat
         elif a.action == "call":
+            if self.deal.mode == "play":
+                yield from self.play.moved_on(a.t)    # a call while the hand is played: it is over
             yield from self.deal.close(a.t)
             self.queue.append({"type": "call", "seat": SEAT_NAMES[a.seat], "call": a.call, "obs": oid})
         elif a.action == "declare":
@@ -267,6 +269,8 @@ class Desk:
     def flush(self) -> Iterator[Proposal]:
         """Write the console's calls, declarations and penalties that waited for the deal."""
         while self.queue and not self.blocking and self.deal.mode != "deal" and self.play.trick_done is None:
+            if self.queue[0]["type"] == "call" and self.game.phase == "play" and self.play.cards.items:
+                return                                # the hand's last cards (asked for) come first
             event = self.queue.pop(0)
             if event["type"] == "call" and self.deal.mode == "idle":
                 yield from self.deal.write(None, ())

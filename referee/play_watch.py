@@ -298,6 +298,19 @@ class PlayWatch:
             return self._missing_play(t, window)
         return None
 
+    def moved_on(self, t: float) -> Iterator[Proposal]:
+        """The table has moved on (a call entered, a card in the dealing area) while the hand is
+        still played in the record: its last trick was picked up with reads missing. Its pickup is
+        taken as seen, and the cards nobody saw are asked for, instead of taking the next hand's
+        calls for calls after the auction."""
+        play = self.game.play
+        if play is None or play.done:
+            return
+        if self.trick_done is not None:
+            self.trick_done.setdefault("cleared", t)
+            return
+        yield from self._picked_up_at(t, unseen=True) or ()
+
     def _missing_play(self, t: float, window: int) -> Iterator[Proposal]:
         """The trick is being picked up but players still to play have no card: nobody saw them."""
         play = self.game.play

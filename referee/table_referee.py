@@ -353,6 +353,8 @@ class TableReferee:
                     self._carry_out(play.card_left_hand(obs, seat, oid))
         elif zone == "deal":
             if isinstance(obs, CardSeen) and obs.card is not None:
+                if deal.mode == "play":               # the next deal has begun: the hand is over
+                    self._carry_out(play.moved_on(obs.t))
                 deal.card_in_dealing_area(obs.card, oid)
             elif isinstance(obs, CardGone) and obs.card is not None:
                 deal.card_left_dealing_area(obs.card)
