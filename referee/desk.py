@@ -269,8 +269,14 @@ class Desk:
     def flush(self) -> Iterator[Proposal]:
         """Write the console's calls, declarations and penalties that waited for the deal."""
         while self.queue and not self.blocking and self.deal.mode != "deal" and self.play.trick_done is None:
-            if self.queue[0]["type"] == "call" and self.game.phase == "play" and self.play.cards.items:
-                return                                # the hand's last cards (asked for) come first
+            if self.queue[0]["type"] == "call" and self.game.phase == "play" and self.play.moved_t is not None:
+                # The table moved on with the hand unfinished in the record: its last cards (asked
+                # for, trick by trick) come first; the call waits, unless nothing is left to ask.
+                if self.play.cards.items or self.play.trick_done is not None:
+                    return
+                yield from self.play.moved_on(self.play.moved_t)
+                if self.play.cards.items:
+                    return
             event = self.queue.pop(0)
             if event["type"] == "call" and self.deal.mode == "idle":
                 yield from self.deal.write(None, ())

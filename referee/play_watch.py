@@ -98,6 +98,7 @@ class PlayWatch:
         self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
         self.left_zone: dict[Card, tuple[int, int, float]] = {}  # a play seen leaving its zone: hand, trick, when
         self.cleared_at: Optional[float] = None                 # the trick on the table seen picked up, incomplete
+        self.moved_t: Optional[float] = None                    # the table moved on to the next deal then
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -306,6 +307,7 @@ class PlayWatch:
         play = self.game.play
         if play is None or play.done:
             return
+        self.moved_t = t
         if self.trick_done is not None:
             self.trick_done.setdefault("cleared", t)
             return
