@@ -61,6 +61,8 @@ from referee.sensor_faults import parse_faults
 from referee.table_referee import TableReferee
 if not hasattr(TableReferee, "to_confirm"):
     TableReferee.to_confirm = lambda self: []      # nothing was ever 'to confirm' before
+if not hasattr(TableReferee, "doubt"):             # nor was a hand in doubt: nothing withdrawn
+    TableReferee.doubt = type("NoDoubt", (), {"withdrawn": ()})()
 hands, seed, faults, rules = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 try:
     m = run(hands, seed, parse_faults(faults), rules, clock=time.perf_counter)
@@ -69,13 +71,14 @@ except Exception as exc:
     print(json.dumps({"crash": f"{type(exc).__name__}: {str(exc)[:120]}"}))
 """
 HEAD = (f"{'hands':>6} {'planted':>7} {'flagged':>7} {'recall':>8} {'false':>6} {'q/hand':>7} {'tc/hand':>7} "
-        f"{'told':>6} {'2nd-rd':>7} {'left':>5} {'untr':>5} {'exact':>8}")
+        f"{'told':>6} {'2nd-rd':>7} {'left':>5} {'wdrn':>5} {'untr':>5} {'exact':>8}")
 
 
 def _row(d: dict, told: int) -> str:
     return (f"{d['hands']:>6} {d['planted']:>7} {d['flagged']:>7} {d['recall']:>8.2%} {d['false_accusations']:>6} "
             f"{d['conflicts_per_hand']:>7.2f} {d['to_confirm_per_hand']:>7.3f} {told / max(d['hands'], 1):>6.2f} "
-            f"{d['to_confirm_by_sensor']:>7} {d['to_confirm_left']:>5} {d['untraced']:>5} "
+            f"{d['to_confirm_by_sensor']:>7} {d['to_confirm_left']:>5} {d.get('withdrawn', 0):>5} "
+            f"{d['untraced']:>5} "
             f"{d['hands_exact_share']:>8.2%}")
 
 
@@ -124,7 +127,9 @@ def run() -> None:
     print(f"referee simulate --faults realistic, {hands} hands per table (seed 1). q/hand: questions the console "
           f"had to answer per hand (the record waits); tc/hand: of which 'to confirm'; told: conflicts per hand "
           f"the console was only told of; 2nd-rd: violations to confirm a second read confirmed; left: never "
-          f"confirmed; untr: planted but untraceable by any sensor (not in the recall)")
+          f"confirmed; wdrn: violations reported, then withdrawn when their hand's record proved impossible and the "
+          f"console dismissed them (counted apart from the false accusations: shown, not kept); untr: planted but "
+          f"untraceable by any sensor (not in the recall)")
     print(f"{'rules':8} {'sensors':12} {'side':7} {HEAD}  seconds")
     questions = {}
     try:
@@ -138,7 +143,8 @@ def run() -> None:
                         questions[(rules, name, s)] = result["metrics"]["questions"]
         print("\nquestions per hand by kind (card-unknown: a card no sensor could read; out-of-turn: the order of "
               "a trick; deal, gathered, turned: the deal; camera-only: a camera read that is not sure; "
-              "card-mismatch: camera and RFID disagree; to-confirm: a violation resting on one read)")
+              "card-mismatch: camera and RFID disagree; to-confirm: a violation resting on one read; in-doubt: a "
+              "violation of a hand whose record proved impossible)")
         for (rules, name, s), q in questions.items():
             per = ", ".join(f"{k} {v / hands:.3f}" for k, v in sorted(q.items()))
             print(f"  {rules:8} {name:12} {s:7} {per}")

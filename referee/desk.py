@@ -8,8 +8,8 @@ without its cards), ``turned`` (classic belote's turned card, when the
 dealing area did not read it), ``replace`` (a misread play), ``undo``,
 ``redeal``, and the answers to conflicts: ``confirm``, ``dismiss``,
 ``resolve``. An answer is carried out by the part that asked the question:
-the deal watcher for its kinds (:data:`referee.deal_watch.KINDS`), the play
-watcher for the others.
+the deal watcher for its kinds (:data:`referee.deal_watch.KINDS`), the hands
+in doubt (:mod:`referee.doubt`) for ``in-doubt``, the play watcher for the others.
 
 Calls, declarations, penalties and tallies wait in a queue until the deal is
 in the record and no blocking conflict or trick awaiting its pickup is in
@@ -33,6 +33,7 @@ from typing import Any, Iterator, Optional
 from .auction import CallError, parse_call
 from .cards import CardError, card_name, parse_card, pretty
 from .deal_watch import KINDS as DEAL_KINDS, DealWatch
+from .doubt import Doubt
 from .game import Game
 from .observations import CardSeen, ConsoleAction, Observation, SensorState
 from .play_watch import PlayWatch
@@ -46,11 +47,12 @@ class Desk:
     """The console's actions, and the events waiting for the deal."""
 
     def __init__(self, game: Game, conflicts: list[Conflict], deal: DealWatch, play: PlayWatch,
-                 blocking: set[int]):
+                 blocking: set[int], doubt: Doubt):
         self.game = game                      # read only: the referee writes
         self.conflicts = conflicts            # read only: the referee files them
         self.deal = deal
         self.play = play
+        self.doubt = doubt                    # the hands whose record proved impossible
         self.blocking = blocking              # the open blocking conflicts' ids (read only)
         self.console_obs: set[int] = set()    # the ids of what the console entered (its own entries)
         self.queue: list[dict[str, Any]] = []
@@ -213,6 +215,8 @@ class Desk:
         if a.action == "start":
             self.deal.dealer = a.seat
         elif a.action == "call":
+            if self.deal.mode == "play":
+                yield from self.play.moved_on(a.t)    # a call while the hand is played: it is over
             yield from self.deal.close(a.t)
             self.queue.append({"type": "call", "seat": SEAT_NAMES[a.seat], "call": a.call, "obs": oid})
         elif a.action == "declare":
@@ -229,6 +233,8 @@ class Desk:
                 yield from self._answer_call_order(c, a.action)
             elif c.kind in DEAL_KINDS:
                 yield from self.deal.answer(c, a.action, card)
+            elif c.kind == "in-doubt":
+                yield from self.doubt.answer(c, a.action)
             else:
                 yield from self.play.answer(c, a.action, card, why)
         elif a.action == "replace":
@@ -263,6 +269,14 @@ class Desk:
     def flush(self) -> Iterator[Proposal]:
         """Write the console's calls, declarations and penalties that waited for the deal."""
         while self.queue and not self.blocking and self.deal.mode != "deal" and self.play.trick_done is None:
+            if self.queue[0]["type"] == "call" and self.game.phase == "play" and self.play.moved_t is not None:
+                # The table moved on with the hand unfinished in the record: its last cards (asked
+                # for, trick by trick) come first; the call waits, unless nothing is left to ask.
+                if self.play.cards.items or self.play.trick_done is not None:
+                    return
+                yield from self.play.moved_on(self.play.moved_t)
+                if self.play.cards.items:
+                    return
             event = self.queue.pop(0)
             if event["type"] == "call" and self.deal.mode == "idle":
                 yield from self.deal.write(None, ())

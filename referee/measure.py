@@ -26,22 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from .cards import card_name
 from .oracle import Oracle
 from .sensor_faults import Faults
-from .seats import SEAT_NAMES
 from .simulate import Planted, simulate
 from .table_referee import TableReferee
-
-
-def _matches(p: Planted, hand: int, v: dict[str, Any]) -> bool:
-    if p.hand != hand or v["rule"] != p.rule:
-        return False
-    if p.kind == "misdeal":
-        return True
-    if p.kind == "wrong-pickup":
-        return v.get("trick") == p.trick
-    return v.get("trick") == p.trick and v["seat"] == SEAT_NAMES[p.seat] and v.get("card") == card_name(p.card)
 
 
 @dataclass
@@ -61,6 +49,8 @@ class Metrics:
     to_confirm_asked: int = 0             # ... of which about a violation to confirm
     to_confirm_by_sensor: int = 0         # violations to confirm that a second read confirmed
     to_confirm_left: int = 0              # violations to confirm never confirmed
+    withdrawn: int = 0                    # violations reported, then withdrawn: their hand's record proved
+                                          # impossible and the console dismissed them (shown, not kept)
     hands_exact: int = 0
     rejected: int = 0
     seconds: float = 0.0
@@ -77,7 +67,7 @@ class Metrics:
     def as_dict(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in ("games", "hands", "observations", "planted", "untraced", "flagged",
                                               "flagged_without_console", "false_accusations", "conflicts", "told",
-                                              "to_confirm_asked", "to_confirm_by_sensor", "to_confirm_left",
+                                              "to_confirm_asked", "to_confirm_by_sensor", "to_confirm_left", "withdrawn",
                                               "hands_exact", "rejected")}
         out.update(recall=round(self.recall, 6),
                    conflicts_per_hand=round(self.conflicts / self.hands, 4) if self.hands else 0.0,
@@ -140,6 +130,7 @@ def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str =
         m.games += 1
         m.hands += len(sim.truth.results)
         m.to_confirm_left += len(referee.to_confirm())
+        m.withdrawn += len(referee.doubt.withdrawn)
         found = [(h, v.as_dict()) for h, v in referee.violations()]
         used = set()
         for p in sim.planted:
@@ -149,7 +140,7 @@ def run(hands: int = 100, seed: int = 0, faults: Faults = Faults(), rules: str =
             counts = m.by_kind.setdefault(p.kind, [0, 0])
             counts[0] += 1
             m.planted += 1
-            hit = next((i for i, (h, v) in enumerate(found) if i not in used and _matches(p, h, v)), None)
+            hit = next((i for i, (h, v) in enumerate(found) if i not in used and p.matches(h, v)), None)
             if hit is None:
                 m.missed_examples.append({"seed": game_seed, **p.as_dict()})
                 continue

@@ -57,6 +57,13 @@ class Oracle:
             # The simulator's players never speak out of turn: a call the table heard out of its order
             # follows a hand it saw otherwise (a misdeal missed). Confirmed, it is written as it was said.
             return ConsoleAction(t=t, action="confirm", ref=cid, by="oracle")
+        if kind == "in-doubt":
+            # A violation of a hand whose record proved impossible: the referee who watched says
+            # whether it happened (the table's inference may have made it up).
+            v = {"rule": conflict["rule"], "trick": conflict.get("trick"), "seat": conflict.get("seat"),
+                 "card": conflict.get("proposal")}
+            happened = any(p.matches(hand, v) for p in self.sim.planted)
+            return ConsoleAction(t=t, action="confirm" if happened else "dismiss", ref=cid, by="oracle")
         if kind == "out-of-turn":
             if (hand, conflict.get("trick"), seat) not in self.out_of_turn:
                 return ConsoleAction(t=t, action="dismiss", ref=cid, by="oracle")

@@ -63,10 +63,17 @@ UNKNOWN_WAIT = 2.0
 #: on the table: vision reads score 0.8 (a bare read) to 1 (a clear lead, docs/vision.md), and a
 #: misread found tricks later would be a correction that reorders every trick after it.
 CAMERA_SURE = 0.9
+#: Seconds after a trick's last card within which another card its player puts down (before the
+#: pickup) is the one it played, the first shown and taken back: a trick cannot be gathered and the
+#: next one led in less.
+SWAP_WAIT = 2.0
 #: Seconds after a trick is cleared to wait for the pile antennas.
 PICKUP_WAIT = 1.5
 #: Seconds a "belote" said before its card was read waits for that card: it is said as it is played.
 SAY_WAIT = 5.0
+#: Seconds after a card was put down that a "belote" said with no card of that seat on the table
+#: still goes with it; said later, it goes with the seat's next card (maybe one nobody read yet).
+SAY_RECENT = 2.0
 
 
 class PlayWatch:
@@ -86,9 +93,12 @@ class PlayWatch:
         self.early_pile: dict[Card, tuple[str, int]] = {}        # pile reads before their trick was complete
         self.played: Played = {}                                 # card -> (trick, seat, event n)
         self.says: dict[Seat, int] = {}
+        self.put_down: dict[Card, float] = {}                    # card -> when its play was put down
         self.pending_say: dict[Seat, float] = {}                 # "belote" said before its card: when
         self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
         self.left_zone: dict[Card, tuple[int, int, float]] = {}  # a play seen leaving its zone: hand, trick, when
+        self.cleared_at: Optional[float] = None                 # the trick on the table seen picked up, incomplete
+        self.moved_t: Optional[float] = None                    # the table moved on to the next deal then
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -220,6 +230,33 @@ class PlayWatch:
         return self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
                                      "evidence": old.get("evidence", []) + [oid]}, "misread", {"evidence": [oid]})
 
+    def _shown_then_played(self) -> Optional[Notice]:
+        """The trick awaiting its pickup is going: did its last player put down another card soon
+        after the one recorded, before the pickup began? One player plays one card a trick, the
+        last one put down: the one recorded was shown and taken back (the reads of its going back
+        missed), as :func:`_last_put_down` has it for the other cards. (Later than
+        :data:`SWAP_WAIT`, it is that player's lead of the next trick.)"""
+        done = self.trick_done
+        cleared = done.get("cleared")
+        item = max((i for i in self.cards.items if i.seat == done["seat"] and i.conflict is None and not i.early
+                    and i.card is not None and i.card not in self.played and done["t"] < i.t < done["t"] + SWAP_WAIT
+                    and (cleared is None or i.t < cleared)), key=lambda i: i.t, default=None)
+        if item is None:
+            return None
+        shown, card = done["card"], item.card
+        self.cards.items.remove(item)
+        done["event"] = {**{k: v for k, v in done["event"].items() if k not in ("sources", "say")},
+                         "card": card_name(card), "evidence": list(item.oids)}
+        one = item.one_read()
+        if one is not None:
+            done["event"]["sources"] = [one]
+        done.update(card=card, cards=(done["cards"] - {shown}) | {card}, oids=item.oids, mismatch=None,
+                    one=(one, next(iter(item.rfid_reads)) if one == "rfid" else (), item.conf))
+        self.played[card] = self.played.pop(shown)
+        self.put_down[card] = item.t
+        return Notice(f"{pretty(shown)} was shown in {SEAT_NAMES[done['seat']]}'s zone and taken back: "
+                      f"{pretty(card)}, put down after it, is {SEAT_NAMES[done['seat']]}'s card")
+
     def _camera_alone(self, n: int) -> bool:
         """Does play event ``n`` rest on one camera read, with no second read since?"""
         one = self.to_confirm.plays.get(n)
@@ -255,9 +292,26 @@ class PlayWatch:
             cards.pickups += 1
         if self.trick_done is not None:
             self.trick_done.setdefault("cleared", t)
-        elif unseen or self.game.play.trick or any(not i.early for i in cards.items):
+            return None
+        if unseen or self.game.play.trick or any(not i.early for i in cards.items):
+            if self.cleared_at is None:
+                self.cleared_at = t                   # its last card, decided later, was picked up then
             return self._missing_play(t, window)
         return None
+
+    def moved_on(self, t: float) -> Iterator[Proposal]:
+        """The table has moved on (a call entered, a card in the dealing area) while the hand is
+        still played in the record: its last trick was picked up with reads missing. Its pickup is
+        taken as seen, and the cards nobody saw are asked for, instead of taking the next hand's
+        calls for calls after the auction."""
+        play = self.game.play
+        if play is None or play.done:
+            return
+        self.moved_t = t
+        if self.trick_done is not None:
+            self.trick_done.setdefault("cleared", t)
+            return
+        yield from self._picked_up_at(t, unseen=True) or ()
 
     def _missing_play(self, t: float, window: int) -> Iterator[Proposal]:
         """The trick is being picked up but players still to play have no card: nobody saw them."""
@@ -288,7 +342,7 @@ class PlayWatch:
                 self.early_pile.setdefault(card, (where, oid))   # its trick's last play is not decided yet
                 self.cards.gone_cards.add(card)
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
-            if play is not None and card not in self.played and card not in self.cards.back_in_hand:
+            if play is not None and card not in self.played:
                 if not play.trick and play.trick_number > 1:       # the trick just picked up: misread?
                     misread = self._wrong_card(None, card, oid, play.trick_number - 1)
                     if misread is not None:
@@ -347,8 +401,11 @@ class PlayWatch:
         done = self.trick_done
         cleared = done.get("cleared")
         wait = PICKUP_WAIT if "rfid" in self.sources else 0.0      # no pile antennas to wait for
+        # A later card says so, unless it is in the zone of the trick's last card with no sign of the
+        # pickup yet: then it may be the card that player really put down (the one recorded shown
+        # and taken back, its return reads missed); the pile's reads will say (:meth:`card_in_pile`).
         return (cleared is not None and now >= cleared + wait) or now >= done["t"] + 8.0 or \
-            any(i.t > done["t"] + 0.1 and not i.early for i in self.cards.items)
+            any(i.t > done["t"] + 0.1 and not i.early and i.seat != done["seat"] for i in self.cards.items)
 
     def _settled(self, now: float) -> Optional[tuple[HandPlay, Seat, list[CardOnTable], CardOnTable, bool]]:
         """The card of the player to play once it has settled (with the play, that seat, the cards
@@ -405,7 +462,13 @@ class PlayWatch:
                     yield from self._ask(unseen, "card-unknown", f"a card of trick {trick} has left the table but "
                                          f"no sensor saw {SEAT_NAMES[to_play]}'s card: which card?", to_play, trick)
                     return True
-                if other.origin is not None:
+                if other.origin is not None and item.origin == to_play and play.trick and \
+                        not any(i.early and i.seat == other.seat for i in live):
+                    # The two hands and their times say so: both cards were seen leaving their
+                    # hands. (A card only seen in a zone may be a knocked one; a seat with a card
+                    # already waiting for its turn putting down another: the tricks are not where
+                    # the referee thinks; a lead: whose lead it is rests on the last trick's cards
+                    # as recorded. Then it is a question.)
                     yield from self._write_out_of_turn(other)
                 else:
                     yield from self._ask(other, "out-of-turn", f"a card appeared in {SEAT_NAMES[other.zone]}'s "
@@ -491,6 +554,7 @@ class PlayWatch:
             yield Notice(f"{pretty(other.card) if other.card is not None else 'a card'} was shown in "
                          f"{SEAT_NAMES[seat]}'s zone and taken back")
         cards.hand_off.pop(card, None)
+        self.put_down[card] = item.t
         mismatch = item.cam_seen and item.cam is not None and item.rfid is not None and item.cam != item.rfid \
             and item.card_override is None
         last = len(play.trick) == 3
@@ -498,6 +562,8 @@ class PlayWatch:
             self.trick_done = {"event": event, "cards": set(play.trick) | {card}, "t": item.t, "trick": trick,
                                "seat": seat, "card": card, "one": (one, read, item.conf),
                                "mismatch": (item.cam, item.rfid) if mismatch else None, "oids": item.oids}
+            if self.cleared_at is not None:           # the trick was seen picked up before its last card was decided
+                self.trick_done["cleared"] = self.cleared_at
             self.played[card] = (trick, seat, 0)
             seen = [self.early_pile[c] for c in self.trick_done["cards"] if c in self.early_pile]
             if seen:
@@ -522,9 +588,13 @@ class PlayWatch:
 
     def _flush_trick(self) -> Iterator[Proposal]:
         """Write the trick's last play, with who picked the trick up."""
-        done, self.trick_done = self.trick_done, None
-        if done is None:
+        if self.trick_done is None:
             return
+        swapped = self._shown_then_played()
+        if swapped is not None:
+            yield swapped
+        done, self.trick_done = self.trick_done, None
+        self.cleared_at = None
         self.cards.items = [i for i in self.cards.items if i.early or i.conflict is not None or i.t > done["t"]]
         self.cards.gone_cards = set()
         hand = self.game.hand_number
@@ -561,6 +631,23 @@ class PlayWatch:
         yield Write(correction(ref, replacement, reason, why))
         self.to_confirm.replaced(ref)
 
+    def renumbered(self) -> None:
+        """The hand's tricks were put in turn order (:mod:`referee.trick_order`): each card's
+        play is another event of the record now."""
+        replaced = self.game.replaced
+        slots = {}
+        for card, (_, _, n) in self.played.items():
+            if n:
+                event = replaced.get(n, self.game.events[n - 1])
+                if event is not None and event.get("type") == "play":
+                    slots[parse_card(event["card"])] = n
+        moved = {}
+        for card, (trick, seat, n) in list(self.played.items()):
+            if n and card in slots and slots[card] != n:
+                self.played[card] = (trick, seat, slots[card])
+                moved[n] = slots[card]
+        self.to_confirm.renumbered(moved)
+
     # -- the console --------------------------------------------------------------------
     def answer(self, c: Conflict, action: str, card: Optional[Card], why: dict) -> Iterator[Proposal]:
         """The console answered one of this part's conflicts (every kind but the deal watcher's)."""
@@ -579,6 +666,7 @@ class PlayWatch:
                                         == c.proposal):
             yield from self.to_confirm.answer(c, action, card, why)
             return
+        doubt = None
         if action == "confirm":
             chosen = c.proposal
         elif action == "dismiss":
@@ -591,16 +679,23 @@ class PlayWatch:
             c.item.card_override = chosen
             c.item.conflict = None
         elif c.ref is not None:                   # a play already recorded (a refused correction raises)
-            old = self.game.events[c.ref - 1]
+            old = self.game.replaced.get(c.ref) or self.game.events[c.ref - 1]
             before = parse_card(old["card"])
             if chosen != before:
+                twin = self.played.get(chosen) if c.hand == self.game.hand_number else None
                 yield from self.name_card(c.ref, chosen, why)
-                if c.hand == self.game.hand_number and before in self.played:
+                if c.hand == self.game.hand_number:
                     # The real card is recorded now: the old one is still to play, and
                     # readings of the real one still waiting in a zone are that same card.
-                    self.played[chosen] = self.played.pop(before)
+                    entry = self.played.get(before)
+                    if entry is not None and entry[2] == c.ref:
+                        self.played[chosen] = self.played.pop(before)
+                    else:
+                        self.played[chosen] = (c.trick, c.seat, c.ref)
                     self.cards.items = [i for i in self.cards.items
                                         if i.conflict is not None or chosen not in (i.rfid, i.cam)]
+                if twin is not None and twin[2] and twin[2] != c.ref:
+                    doubt = twin                  # that card was recorded as another play of the hand too
             for item in self.cards.items:             # a card that waited on this question about its seat's
                 if item.conflict == c.id:             # recorded card: the same card now, or another one later
                     item.conflict = None
@@ -610,6 +705,13 @@ class PlayWatch:
                         item.early = True
                     break
         yield Settle(c, {"confirm": "confirmed", "dismiss": "dismissed"}.get(action, "resolved"), action)
+        if doubt is not None:
+            # A card is played once: its other play in the record is a card nobody read right.
+            trick, seat, n = doubt
+            yield Ask(Conflict("card-unknown", f"{pretty(chosen)} is {SEAT_NAMES[c.seat]}'s card at trick {c.trick}, "
+                               f"but it was recorded as {SEAT_NAMES[seat]}'s card at trick {trick} too: which card "
+                               f"did {SEAT_NAMES[seat]} play at trick {trick}?", trick=trick, seat=seat,
+                               blocking=True, ref=n))
 
     def belote(self, seat: Seat, t: float) -> Iterator[Proposal]:
         """Attach "belote"/"rebelote" to ``seat``'s card being played: a trump king or queen on
@@ -621,7 +723,7 @@ class PlayWatch:
         pair = [i for i in mine if self._belote_card(i.card)]
         unread = any(i.card is None for i in mine)     # its card on the table, not read yet: maybe the pair's
         if not pair and not unread and last and self._belote_card(last[1]) and \
-                "say" not in self.game.events[last[0] - 1]:
+                "say" not in self.game.events[last[0] - 1] and t - self.put_down.get(last[1], t) <= SAY_RECENT:
             self.says[seat] = self.says.get(seat, 0) + 1
             old = self.game.events[last[0] - 1]
             yield from self.correct_play(last[0], {**old, "say": word}, "belote said", {})

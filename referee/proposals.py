@@ -53,6 +53,7 @@ class Conflict:
     proposal: Optional[Card] = None          # the card (or None) a confirm would keep
     alternative: Optional[Card] = None       # what dismiss gives, for card conflicts
     ref: Optional[int] = None                # the record event concerned, once written
+    rule: Optional[str] = None               # the violation an ``in-doubt`` question is about
     blocking: bool = False
     waiting: bool = False                    # the referee still waits for a sensor to settle it
     evidence: tuple = ()
@@ -62,7 +63,7 @@ class Conflict:
 
     def as_dict(self) -> dict[str, Any]:
         choices = {"card-unknown": ["resolve"], "turned": ["resolve"], "deal": ["confirm", "dismiss"], "gathered": ["confirm", "dismiss"],
-                   "call-order": ["confirm", "dismiss"]}.get(self.kind, ["confirm", "dismiss", "resolve"])
+                   "call-order": ["confirm", "dismiss"], "in-doubt": ["confirm", "dismiss"]}.get(self.kind, ["confirm", "dismiss", "resolve"])
         out = {"id": self.id, "kind": self.kind, "message": self.message, "hand": self.hand,
                "status": self.status, "blocking": self.blocking, "choices": choices,
                "evidence": list(self.evidence)}
@@ -78,6 +79,8 @@ class Conflict:
             out["alternative"] = card_name(self.alternative)
         if self.ref is not None:
             out["ref"] = self.ref
+        if self.rule is not None:
+            out["rule"] = self.rule
         return out
 
 

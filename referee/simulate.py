@@ -75,6 +75,16 @@ class Planted:
     def rule(self) -> str:
         return PLAY_KINDS.get(self.kind, self.kind)
 
+    def matches(self, hand: int, v: dict[str, Any]) -> bool:
+        """Is the violation ``v`` (a violation's ``as_dict()``) of ``hand`` this planted one?"""
+        if self.hand != hand or v["rule"] != self.rule:
+            return False
+        if self.kind == "misdeal":
+            return True
+        if self.kind == "wrong-pickup":
+            return v.get("trick") == self.trick
+        return v.get("trick") == self.trick and v["seat"] == SEAT_NAMES[self.seat] and v.get("card") == card_name(self.card)
+
     def as_dict(self) -> dict[str, Any]:
         out = {"kind": self.kind, "rule": self.rule, "hand": self.hand, "seat": SEAT_NAMES[self.seat]}
         if self.trick is not None:

@@ -22,6 +22,10 @@ outputs:
   (:mod:`referee.table_cards`) turned into plays, tricks and pickups;
 - the plays read once by one sensor (:mod:`referee.to_confirm`): a violation
   resting on one is "to confirm" until a second read or the console confirms it;
+- the hands in doubt (:mod:`referee.doubt`): a hand whose record proved
+  impossible (a card played twice) accuses no one without the console;
+- the order of the tricks (:mod:`referee.trick_order`): put back in turn after
+  a correction changed who won a trick;
 - the console desk (:mod:`referee.desk`): the console's actions, the answers
   to conflicts, corrections;
 - the screen (:mod:`referee.screen`): the state as the screens get it.
@@ -80,6 +84,8 @@ on a play read once by one sensor: confirm the card, resolve with the right
 one, or dismiss: it stays unconfirmed, never a violation), ``out-of-turn`` (a card early in a
 zone, nobody saw which hand it left: confirm records the out-of-turn play,
 resolve records it with the card named, dismiss lets it wait for its turn),
+``in-doubt`` (a violation of a hand in doubt, or a belote said with a card
+that does not make one: confirm, it stands; dismiss, it is no violation),
 ``turned`` (classic belote: the dealing area did not read the turned card:
 resolve names it; the calls wait for it), ``deal`` (the deal was not fully seen and looks wrong: confirm declares a
 misdeal, dismiss accepts the deal), ``gathered`` (the cards leave the hands
@@ -110,14 +116,16 @@ from typing import Any, Iterator, Optional
 from .cards import Card, parse_card
 from .deal_watch import DealWatch
 from .desk import Desk, worded
+from .doubt import Doubt, key as doubt_key
 from .game import Game
 from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play_watch import PlayWatch
 from .proposals import Ask, Conflict, Flag, Notice, Press, Proposal, Redeal, Settle, Write
 from .record import RecordError
 from .screen import snapshot
-from .seats import SEAT_NAMES, TEAM_NAMES, Seat, parse_seat, team_of
+from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of
 from .to_confirm import ToConfirm
+from .trick_order import reordered
 from .violations import Violation
 
 #: zone name -> (kind, seat or team index)
@@ -156,7 +164,8 @@ class TableReferee:
         self.deal_watch = DealWatch(self.game, self._blocking, dealer)
         self.confirming = ToConfirm(self.game, self.conflicts)
         self.play_watch = PlayWatch(self.game, self.deal_watch, self.confirming, self.seen_sources, self._blocking)
-        self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking)
+        self.doubt = Doubt()
+        self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking, self.doubt)
         self._writers = {Write: self._write_proposed, Ask: self._file_conflict, Press: self._press_conflict,
                          Settle: self._settle_conflict, Notice: self._notice, Flag: self._flag,
                          Redeal: lambda _: self._new_hand()}
@@ -216,7 +225,8 @@ class TableReferee:
         still to confirm are not violations yet (:meth:`to_confirm`)."""
         found = [(h, v) for h, v in self._all_violations() if not v.to_confirm]
         pending = [(self.game.hand_number, v) for v in self.deal_watch.misdeals_pending]
-        return sorted(found + self.table_violations + pending, key=lambda hv: (hv[0], hv[1].trick or 0))
+        return sorted([(h, v) for h, v in found + self.table_violations + pending if self.doubt.stands(h, v)],
+                      key=lambda hv: (hv[0], hv[1].trick or 0))
 
     def to_confirm(self) -> list[tuple[int, Violation]]:
         """The violations that rest on a play read once by one sensor, not yet confirmed."""
@@ -343,6 +353,8 @@ class TableReferee:
                     self._carry_out(play.card_left_hand(obs, seat, oid))
         elif zone == "deal":
             if isinstance(obs, CardSeen) and obs.card is not None:
+                if deal.mode == "play":               # the next deal has begun: the hand is over
+                    self._carry_out(play.moved_on(obs.t))
                 deal.card_in_dealing_area(obs.card, oid)
             elif isinstance(obs, CardGone) and obs.card is not None:
                 deal.card_left_dealing_area(obs.card)
@@ -413,7 +425,10 @@ class TableReferee:
             winners = after.winners
             winner = winners[-1] if winners else None
             trick = len(winners)
+        prior = self._engine_violations() if event["type"] == "correction" else []
         found = self.game.apply(event)
+        if event["type"] == "correction" and self.game.play is not None and self._put_in_turn():
+            found = [v for v in self._engine_violations() if v not in prior]
         if event["type"] == "play" and event.get("evidence"):
             self._evidence.setdefault((hand, parse_card(event["card"])), tuple(event["evidence"]))
         n = len(self.game.events)
@@ -422,6 +437,9 @@ class TableReferee:
             v = self._with_evidence(hand, v)
             if v.to_confirm:
                 self.confirming.rests_on(v)           # asked about once the observation is done
+            elif self.doubt.holds(self._hand_of(v, hand), v):
+                of = self._hand_of(v, hand)           # a correction may find it in a hand already over
+                self._carry_out(self.doubt.ask(of, v, self._standing(of, found)))
             else:
                 self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
         if event["type"] == "correction" and results:
@@ -451,6 +469,22 @@ class TableReferee:
             self._hand_over()
         return found
 
+    def _engine_violations(self) -> list[Violation]:
+        return [v for r in self.game.results for v in r.violations] + self.game.hand_violations
+
+    def _put_in_turn(self) -> bool:
+        """A correction may have changed who won a trick of the hand being played: put the
+        tricks recorded after it in the turn order it gives (:mod:`referee.trick_order`), before
+        anyone is accused of playing out of turn on an order the referee inferred."""
+        leader = next_seat(self.game.dealer, self.options.clockwise)
+        fixes = reordered(self.game, self.play_watch.played, leader)
+        for fix in fixes:
+            self.game.apply(fix)
+            self._out.append(Output("event", {"n": len(self.game.events), "event": fix}))
+        if fixes:
+            self.play_watch.renumbered()
+        return bool(fixes)
+
     def _hand_over(self) -> None:
         self.deal_watch.dealer = self.game.next_dealer
         self.deal_watch.mode = "idle"
@@ -474,7 +508,19 @@ class TableReferee:
 
     def _table_violation(self, hand: int, v: Violation) -> None:
         self.table_violations.append((hand, v))
-        self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
+        if self.doubt.holds(hand, v):
+            self._carry_out(self.doubt.ask(hand, v, self._standing(hand, [v])))
+        else:
+            self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
+
+    def _hand_of(self, v: Violation, default: int) -> int:
+        """The number of the hand whose violation ``v`` is (``default``: the hand being played)."""
+        return next((r.number for r in self.game.results if v in r.violations), default)
+
+    def _standing(self, hand: int, found: list[Violation]) -> list[Violation]:
+        """The violations of ``hand`` reported so far (not those just ``found``)."""
+        new = {doubt_key(hand, v) for v in found}
+        return [v for h, v in self.violations() if h == hand and doubt_key(h, v) not in new]
 
     def _file_conflict(self, proposal: Ask) -> Conflict:
         c = proposal.conflict

@@ -83,6 +83,11 @@ class ToConfirm:
         """Play event ``ref`` was corrected: what was in doubt is gone."""
         self.plays.pop(ref, None)
 
+    def renumbered(self, moved: dict[int, int]) -> None:
+        """Plays moved to other events of the record (the tricks put in turn order): old n -> new n."""
+        plays = {moved.get(n, n): one for n, one in self.plays.items()}
+        self.plays = plays
+
     def rests_on(self, v: Violation) -> None:
         """The engine reported ``v``, to confirm: it is asked about at the end of the observation."""
         self.waiting.append(v)
