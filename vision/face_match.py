@@ -10,7 +10,7 @@ up (cards are printed symmetrically, enrolment may have kept either end up):
 
 1. *ECC* (Evangelidis & Psarakis 2008) lays the face over the rectified
    photo by a homography, from where the geometry put it, coarse to fine (a
-   quarter, half and full size: an outline or a keypoint homography a few
+   quarter and half size: an outline or a keypoint homography a few
    pixels off is pulled in at the coarse level, where the fine one alone
    stalls): what is compared is then the same point of the card, not a pip
    beside it.
@@ -65,11 +65,14 @@ _INKED = 0.35
 #: A pip's size (Gaussian sigma, px of ``SIZE``) for the patch of difference.
 _BLOB_SIGMA = 4.0
 #: ECC: iterations, the pyramid's sizes (coarse to fine: a coarse level pulls
-#: in a place a few pixels off, where the fine one alone stalls or slides), and
+#: in a place a few pixels off, where the fine one alone stalls or slides; a
+#: third level at full size read the tune halves' aces a little better but
+#: brought two drawn court cards that share their picture, Js and Jc, within
+#: the distance ratio of each other), and
 #: how far it may move a corner (share of the width) before its result is taken
 #: for a slide onto other print.
 _ECC_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
-_ECC_LEVELS = ((25, 38), (50, 75), SIZE)
+_ECC_LEVELS = ((25, 38), (50, 75))
 #: How many (face, way up, view) pairs are aligned, best as they lie first
 #: (and the best of each card the keypoints proposed).
 _ALIGNED = 8
