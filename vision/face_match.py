@@ -9,8 +9,11 @@ frame, then for each candidate card, each of its enrolled faces either way
 up (cards are printed symmetrically, enrolment may have kept either end up):
 
 1. *ECC* (Evangelidis & Psarakis 2008) lays the face over the rectified
-   photo by a homography, from where the geometry put it: what is compared
-   is then the same point of the card, not a pip beside it.
+   photo by a homography, from where the geometry put it, coarse to fine (a
+   quarter and half size: an outline or a keypoint homography a few
+   pixels off is pulled in at the coarse level, where the fine one alone
+   stalls): what is compared is then the same point of the card, not a pip
+   beside it.
 2. A *lighting-free correlation*: zero-mean, normalised correlation of
    three channels taken together, the grey level normalised locally (minus
    the local mean, over the local spread: a lamp gradient, a shadow, the
@@ -61,10 +64,15 @@ _CELLS = (4, 6)
 _INKED = 0.35
 #: A pip's size (Gaussian sigma, px of ``SIZE``) for the patch of difference.
 _BLOB_SIGMA = 4.0
-#: ECC: iterations and size (a quarter of the pixels), and how far it may move a corner (share of the width)
-#: before its result is taken for a slide onto other print.
+#: ECC: iterations, the pyramid's sizes (coarse to fine: a coarse level pulls
+#: in a place a few pixels off, where the fine one alone stalls or slides; a
+#: third level at full size read the tune halves' aces a little better but
+#: brought two drawn court cards that share their picture, Js and Jc, within
+#: the distance ratio of each other), and
+#: how far it may move a corner (share of the width) before its result is taken
+#: for a slide onto other print.
 _ECC_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
-_ECC_SIZE = (50, 75)
+_ECC_LEVELS = ((25, 38), (50, 75))
 #: How many (face, way up, view) pairs are aligned, best as they lie first
 #: (and the best of each card the keypoints proposed).
 _ALIGNED = 8
@@ -79,7 +87,7 @@ class Score:
     card: int
     score: float     # correlation of grey and chroma after ECC
     cell: float      # worst inked cell's grey correlation
-    blob: float = 0.0  # strongest pip-sized patch of difference, against the faces' mean ink
+    blob: float = 0.0  # strongest pip-sized patch of difference, against the faces' strongest patch of ink
 
 
 @dataclass(frozen=True)
@@ -243,30 +251,55 @@ def neighbours(card: int) -> set[int]:
 
 
 def _compare(t_grey: np.ndarray, t_feats: np.ndarray, s_grey: np.ndarray, s_feats: np.ndarray) -> Score:
+    """The face against the seen photo at the best of the alignments ``_ecc``
+    reached (as it lies included): a level that slid off cannot spoil what a
+    coarser one found."""
+    best = None
+    for warp in _ecc(t_grey, s_grey):
+        aligned = np.stack([cv2.warpPerspective(c, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+                            for c in s_feats]) * _INTERIOR
+        score = _zncc(t_feats, aligned)
+        if best is None or score > best[0]:
+            best = (score, aligned)
+    score, aligned = best
+    return Score(-1, score, _worst_cell(t_feats[0], aligned[0]), _blob(t_feats, aligned))
+
+
+def _ecc(t_grey: np.ndarray, s_grey: np.ndarray) -> list[np.ndarray]:
+    """The alignments (homographies at ``SIZE``) ECC reaches level by level of
+    ``_ECC_LEVELS``, each level starting from the last plausible one: the
+    identity first. A level that fails (an ace's blank face gives ECC little
+    to hold at the coarse level) is skipped, not the end."""
     warp = np.eye(3, dtype=np.float32)
-    try:
-        _, small = cv2.findTransformECC(cv2.resize(t_grey, _ECC_SIZE, interpolation=cv2.INTER_AREA),
-                                        cv2.resize(s_grey, _ECC_SIZE, interpolation=cv2.INTER_AREA),
-                                        warp.copy(), cv2.MOTION_HOMOGRAPHY, _ECC_CRITERIA, None, 3)
-        up = np.diag([SIZE[0] / _ECC_SIZE[0], SIZE[1] / _ECC_SIZE[1], 1.0]).astype(np.float32)
-        warp = (up @ small @ np.linalg.inv(up)).astype(np.float32)
-        if not _plausible(warp):
-            warp = np.eye(3, dtype=np.float32)
-    except cv2.error:
-        pass
-    aligned = np.stack([cv2.warpPerspective(c, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-                        for c in s_feats]) * _INTERIOR
-    return Score(-1, _zncc(t_feats, aligned), _worst_cell(t_feats[0], aligned[0]), _blob(t_feats, aligned))
+    out = [warp]
+    for size in _ECC_LEVELS:
+        down = np.diag([size[0] / SIZE[0], size[1] / SIZE[1], 1.0]).astype(np.float32)
+        try:
+            _, small = cv2.findTransformECC(cv2.resize(t_grey, size, interpolation=cv2.INTER_AREA),
+                                            cv2.resize(s_grey, size, interpolation=cv2.INTER_AREA),
+                                            (down @ warp @ np.linalg.inv(down)).astype(np.float32),
+                                            cv2.MOTION_HOMOGRAPHY, _ECC_CRITERIA, None, 3)
+        except cv2.error:
+            continue
+        moved = (np.linalg.inv(down) @ small @ down).astype(np.float32)
+        if _plausible(moved):
+            warp = moved
+            out.append(warp)
+    return out
 
 
 def _blob(a: np.ndarray, b: np.ndarray) -> float:
     """The strongest patch of difference the size of a pip (grey and chroma
-    together), against the two faces' mean ink: a pip one card has and the
-    other lacks (a 6 of another pack on a 7's place)."""
-    diff = ((a - b) ** 2).sum(axis=0)
-    residual = cv2.GaussianBlur(diff, (0, 0), _BLOB_SIGMA)
-    ink = float(((a * a + b * b) / 2).sum() / (_INTERIOR.sum() + 1e-6)) + 1e-6
-    return float(residual.max() / ink)
+    together), against the strongest patch of ink of the two faces: a pip one
+    card has and the other lacks (a 6 of another pack on a 7's place, an 8 on
+    a 7's) differs there by about that pip's own ink (0.55 or more on the tune
+    halves), a right read by a misfit's thin slivers (under 0.2, at most 0.5).
+    Measured against the *strongest* ink patch, not the mean ink, an ace's one
+    large pip on a blank face weighs as a pip, not as most of the card's ink:
+    a slight misfit of it no longer looks like a missing pip."""
+    diff = cv2.GaussianBlur(((a - b) ** 2).sum(axis=0), (0, 0), _BLOB_SIGMA)
+    ink = cv2.GaussianBlur(((a * a + b * b) / 2).sum(axis=0), (0, 0), _BLOB_SIGMA)
+    return float(diff.max() / (ink.max() + 1e-6))
 
 
 def _plausible(warp: np.ndarray) -> bool:

