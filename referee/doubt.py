@@ -109,7 +109,7 @@ class Doubt:
         yield Settle(c, verdict, action)
         if verdict == "confirmed":
             if k not in self.shown:
-                yield Flag(v)
+                yield Flag(v, hand=k[0])
         elif k in self.shown:
             self.withdrawn.append((k[0], v))
             yield Notice(f"withdrawn: {v.message} (hand {k[0]}'s record was in doubt; the console dismissed it)")

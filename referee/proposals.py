@@ -126,9 +126,11 @@ class Notice:
 
 @dataclass(frozen=True)
 class Flag:
-    """A violation of the hand being dealt, reported now, recorded with the redeal."""
+    """A violation reported now: of the hand being dealt (recorded with the redeal), or of
+    ``hand``, an earlier one the console has just confirmed."""
 
     violation: Violation
+    hand: Optional[int] = None
 
 
 @dataclass(frozen=True)

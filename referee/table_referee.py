@@ -549,7 +549,8 @@ class TableReferee:
         self._out.append(Output("notice", {"message": proposal.message}))
 
     def _flag(self, proposal: Flag) -> None:
-        self._out.append(Output("violation", {"hand": self.game.hand_number, **proposal.violation.as_dict()}))
+        hand = proposal.hand if proposal.hand is not None else self.game.hand_number
+        self._out.append(Output("violation", {"hand": hand, **proposal.violation.as_dict()}))
 
     # -- the screen -------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

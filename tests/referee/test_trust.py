@@ -69,3 +69,17 @@ def test_a_hand_whose_record_proves_impossible_asks_before_it_accuses():
     assert {c.rule for c in asked if c.status == "dismissed"} >= {"already-played"}
     assert not [v for _, v in referee.violations() if v.rule == "already-played"]
     assert referee.doubt.why                       # the hand's record was in doubt, and says why
+
+
+def test_a_violation_the_console_confirms_later_is_reported_with_its_own_hand():
+    """An in-doubt question can be answered once the table has moved on: the violation the console
+    confirms is reported as of the hand it was found in, not the hand being played."""
+    from referee.doubt import Doubt
+    from referee.proposals import Ask, Flag
+    from referee.violations import Violation
+
+    doubt = Doubt()
+    revoke = Violation("must-follow", 1, "E did not follow", card=5, trick=3)
+    [ask] = [p for p in doubt.ask(2, revoke, []) if isinstance(p, Ask)]
+    [flag] = [p for p in doubt.answer(ask.conflict, "confirm") if isinstance(p, Flag)]
+    assert flag.violation == revoke and flag.hand == 2
