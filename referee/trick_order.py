@@ -27,9 +27,7 @@ from .game import Game
 from .play import HandPlay
 from .proposals import correction
 from .seats import SEAT_NAMES, Seat, turn_order
-
-#: What the play watcher knows of the cards played this hand: card -> (trick, seat, event n).
-Played = dict[int, tuple[int, Seat, int]]
+from .table_cards import Played
 
 
 def reordered(game: Game, played: Played, leader: Seat) -> list[dict[str, Any]]:
