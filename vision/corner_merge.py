@@ -28,6 +28,7 @@ import numpy as np
 
 from referee.cards import card_name
 
+from . import overlap
 from .corner_read import CornerRead
 
 #: An index sits at a found card's corner when the card corner it places is
@@ -77,20 +78,14 @@ def _one_name_per_index(reads: list[CornerRead]) -> tuple[list[CornerRead], list
     for i, a in enumerate(reads):
         for j in range(i + 1, len(reads)):
             b = reads[j]
-            if a.card != b.card and _shared(a.index, b.index) > _SAME_INDEX:
+            if a.card != b.card and overlap.share(a.index, b.index) > _SAME_INDEX:
                 clash.update((i, j))
     kept = [r for i, r in enumerate(reads) if i not in clash]
     places: list[CornerRead] = []
     for r in sorted((reads[i] for i in clash), key=lambda r: -r.confidence):
-        if all(_shared(r.index, p.index) <= _SAME_INDEX for p in places):
+        if all(overlap.share(r.index, p.index) <= _SAME_INDEX for p in places):
             places.append(r)
     return kept, places
-
-
-def _shared(a: np.ndarray, b: np.ndarray) -> float:
-    a, b = np.asarray(a, np.float32).reshape(-1, 2), np.asarray(b, np.float32).reshape(-1, 2)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    return inter / max(min(cv2.contourArea(a), cv2.contourArea(b)), 1e-6)
 
 
 def _at_corner(quad: np.ndarray, r: CornerRead) -> bool:

@@ -22,6 +22,8 @@ from typing import Optional
 import cv2
 import numpy as np
 
+from . import overlap
+
 Quad = np.ndarray
 
 #: Long side / short side of a card (63 x 88 mm); perspective and stretched
@@ -177,7 +179,7 @@ def _find_in_work_image(img: np.ndarray, mask: Optional[np.ndarray],
         for c in cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
             consider(cv2.convexHull(c))
     markers = _markers(img)
-    candidates = [q for q in candidates if not any(_iou(q, m) > 0.3 or _contains(q, m) for m in markers)]
+    candidates = [q for q in candidates if not any(overlap.iou(q, m) > 0.3 or _contains(q, m) for m in markers)]
     return _deduplicate(candidates)
 
 
@@ -381,7 +383,7 @@ def _deduplicate(quads: list[np.ndarray]) -> list[np.ndarray]:
                       for j in range(i + 1, len(quads)))}
     kept: list[np.ndarray] = []
     for i, q in enumerate(quads):
-        if i not in holders and all(_iou(q, k) < 0.5 and not _contains(k, q) for k in kept):
+        if i not in holders and all(overlap.iou(q, k) < 0.5 and not _contains(k, q) for k in kept):
             kept.append(q)
     return kept
 
@@ -391,12 +393,6 @@ def _card_like(quad: np.ndarray) -> bool:
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     a, b = sides[0] + sides[2], sides[1] + sides[3]
     return 1.15 <= max(a, b) / max(min(a, b), 1e-6) <= 2.0
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def _contains(outer: np.ndarray, inner: np.ndarray) -> bool:

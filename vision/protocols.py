@@ -29,6 +29,7 @@ import numpy as np
 
 from referee.cards import card_name, parse_card
 
+from . import overlap
 from .deck import Deck
 from .enrol import enrol_deck
 from .photo_sets import ENROL_TRIES, SETS, Shot, enrolment_shot, shots_of_set, webcam_shot
@@ -142,9 +143,7 @@ def _which(quad: np.ndarray, shot: Shot) -> Optional[int]:
     centre."""
     best, best_iou = None, 0.5
     for i, placed in enumerate(shot.cards):
-        inter, _ = cv2.intersectConvexConvex(quad, placed.corners)
-        union = cv2.contourArea(quad) + cv2.contourArea(placed.corners) - inter
-        iou = inter / union if union > 0 else 0.0
+        iou = overlap.iou(quad, placed.corners)
         if iou >= best_iou:
             best, best_iou = i, iou
     if best is not None:

@@ -31,12 +31,11 @@ from __future__ import annotations
 
 from typing import Optional
 
-import cv2
 import numpy as np
 
 from referee.cards import card_name
 
-from . import corner_merge
+from . import corner_merge, overlap
 from .confidence import Evidence, decide
 from .corner_read import read_corners
 from .deck import AMBIGUOUS_ASPECT, Deck, quad_aspect
@@ -69,7 +68,7 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
     if mask is None:
         quads = lone_card_outlines(image_bgr, quads)
     for quad in quads:
-        if not any(_overlap(p.quad, quad) >= _SAME_PLACE for p in places):
+        if not any(overlap.share(p.quad, quad) >= _SAME_PLACE for p in places):
             quad = np.asarray(quad, np.float32).reshape(4, 2)
             places.append(Place(quad, quad_to_face(quad), turns=quad_aspect(quad) < AMBIGUOUS_ASPECT))
     return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places]
@@ -81,7 +80,7 @@ def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> list[Place]:
     places: list[Place] = []
     for hit in keypoint_candidates(image_bgr, deck):
         for i, place in enumerate(places):
-            if _overlap(place.quad, hit.quad) > _SAME_CARD:
+            if overlap.share(place.quad, hit.quad) > _SAME_CARD:
                 if hit.card not in place.cards:
                     places[i] = Place(place.quad, place.to_face, place.cards + (hit.card,), place.inliers)
                 break
@@ -93,9 +92,3 @@ def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> list[Place]:
 def _entry(card: Optional[int], confidence: float, quad: np.ndarray) -> dict:
     return {"card": None if card is None else card_name(card), "confidence": round(float(confidence), 3),
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in np.asarray(quad).reshape(4, 2)]}
-
-
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    a, b = np.asarray(a, np.float32).reshape(-1, 2), np.asarray(b, np.float32).reshape(-1, 2)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    return inter / max(min(cv2.contourArea(a), cv2.contourArea(b)), 1e-6)

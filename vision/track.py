@@ -33,6 +33,8 @@ from typing import Optional
 import cv2
 import numpy as np
 
+from . import overlap
+
 CARD_MM = (56.0, 87.0)
 PLAY_ZONES = ("play:N", "play:E", "play:S", "play:W")
 
@@ -135,13 +137,6 @@ class Candidate:
         if self.card is not None and self.under.card is not None:
             return self.card == self.under.card
         return self.overlap > 0.5
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over union of two convex quads."""
-    inter, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
-    union = cv2.contourArea(np.asarray(a, np.float32)) + cv2.contourArea(np.asarray(b, np.float32)) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 @dataclass
@@ -271,7 +266,7 @@ class Tracker:
             cards += [c for c in found if c.zone]   # cards outside the watched zones are not our business
         for c in cards:
             for earlier in self.placed.get(c.zone, []):
-                iou = _iou(c.footprint, earlier.footprint)
+                iou = overlap.iou(c.footprint, earlier.footprint)
                 if iou > max(0.25, c.overlap):
                     c.under, c.overlap = earlier, iou
         return Analysis(cards, cleared, unexplained)
