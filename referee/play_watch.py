@@ -439,19 +439,24 @@ class PlayWatch:
                 (yield from self.to_confirm.ask_winner(self.game.hand_number, trick - 1, to_play, first.seat)):
             return True                               # the last trick's winner is in doubt: a card misread?
         for other in sorted(live, key=lambda i: i.t):       # cards put down before this one, out of turn
-            if other.t < item.t and other.seat != to_play and not other.early and other.timed and item.timed:
-                mine = next(((c, n) for c, (k, s, n) in self.played.items() if k == trick and s == other.seat and n),
-                            None)
-                if mine is not None and other.card is not None:
-                    # That player's card of this trick is recorded already: one of the two was shown and
-                    # taken back (the reads of its going back were missed or late), not a card out of turn.
-                    c = yield Ask(Conflict(
-                        "card-unknown", f"{SEAT_NAMES[other.seat]}'s card at trick {trick} was recorded as "
-                        f"{pretty(mine[0])}, but {SEAT_NAMES[other.seat]} put down {pretty(other.card)} too: "
-                        f"which card did {SEAT_NAMES[other.seat]} play?", trick=trick, seat=other.seat,
-                        blocking=True, ref=mine[1], proposal=other.card, evidence=tuple(other.oids)))
-                    other.conflict = c.id
-                    return True
+            if other.seat == to_play or other.early or not other.timed:
+                continue
+            mine = next(((c, n) for c, (k, s, n) in self.played.items() if k == trick and s == other.seat and n),
+                        None)
+            before = other.t < item.t and item.timed
+            if mine is not None and other.card is not None and (before or not self._left_before(other.t)):
+                # That player's card of this trick is recorded already, and this one went down before
+                # the trick was picked up (before or after this player's card): one of the two was shown
+                # and taken back (the reads of its going back were missed or late), not a card out of
+                # turn, nor the next trick's lead.
+                c = yield Ask(Conflict(
+                    "card-unknown", f"{SEAT_NAMES[other.seat]}'s card at trick {trick} was recorded as "
+                    f"{pretty(mine[0])}, but {SEAT_NAMES[other.seat]} put down {pretty(other.card)} too: "
+                    f"which card did {SEAT_NAMES[other.seat]} play?", trick=trick, seat=other.seat,
+                    blocking=True, ref=mine[1], proposal=other.card, evidence=tuple(other.oids)))
+                other.conflict = c.id
+                return True
+            if before:
                 if self._left_before(item.t):
                     # A card recorded in this trick had left its zone before this one came: the trick
                     # was being picked up, so this player's card in it went down unseen, and the one
@@ -631,9 +636,9 @@ class PlayWatch:
         yield Write(correction(ref, replacement, reason, why))
         self.to_confirm.replaced(ref)
 
-    def renumbered(self) -> None:
+    def renumbered(self) -> dict[int, int]:
         """The hand's tricks were put in turn order (:mod:`referee.trick_order`): each card's
-        play is another event of the record now."""
+        play is another event of the record now. Returns the moves (old event n -> new n)."""
         replaced = self.game.replaced
         slots = {}
         for card, (_, _, n) in self.played.items():
@@ -647,6 +652,7 @@ class PlayWatch:
                 self.played[card] = (trick, seat, slots[card])
                 moved[n] = slots[card]
         self.to_confirm.renumbered(moved)
+        return moved
 
     # -- the console --------------------------------------------------------------------
     def answer(self, c: Conflict, action: str, card: Optional[Card], why: dict) -> Iterator[Proposal]:

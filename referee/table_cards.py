@@ -24,6 +24,10 @@ from .seats import SEAT_NAMES, Seat
 TAKEBACK_WAIT = 1.0
 #: A tag seen leaving a hand this soon after it came back is a late read of the earlier edge.
 STALE_READ = 0.4
+#: Seconds between a tag leaving a hand and its card landing in a zone: a card read in a zone
+#: longer after (or before) its tag left a hand is not that hand's card on its way (a card shown
+#: and taken back whose return was missed leaves its hand read for the rest of the hand).
+HAND_TO_ZONE = 1.5
 
 #: What the play watcher knows of the cards played this hand: card -> (trick, seat, event n).
 Played = dict[Card, tuple[int, Seat, int]]
@@ -136,7 +140,7 @@ class TableCards:
             return
         for item in self.items:
             if item.card == obs.card or (item.rfid is None and item.zone == seat and item.origin is None
-                                         and abs(item.t - obs.t) < 1.5 and item.cam_seen):
+                                         and abs(item.t - obs.t) < HAND_TO_ZONE and item.cam_seen):
                 item.origin = seat
                 item.add_rfid(obs.card, (obs.zone, "out"))
                 item.oids.append(oid)
@@ -191,7 +195,7 @@ class TableCards:
                 target.rfid_reads.add((obs.zone, "in"))
         if card is not None and target.origin is None and (not camera or target.rfid is None):
             off = self.hand_off.get(card) if card not in played else None
-            if off is not None:
+            if off is not None and abs(obs.t - off[2]) < HAND_TO_ZONE:
                 target.origin = off[0]
                 target.add_rfid(card, (f"hand:{SEAT_NAMES[off[0]]}", "out"))
                 target.oids.append(off[1])
@@ -211,7 +215,7 @@ class TableCards:
         """The card the RFID saw leave ``seat``'s hand around ``t`` (not yet played)."""
         best = None
         for card, (s, oid, tg) in self.hand_off.items():
-            if s == seat and card not in played and abs(tg - t) < 1.5:
+            if s == seat and card not in played and abs(tg - t) < HAND_TO_ZONE:
                 if best is None or abs(tg - t) < abs(self.hand_off[best][2] - t):
                     best = card
         return best

@@ -482,7 +482,10 @@ class TableReferee:
             self.game.apply(fix)
             self._out.append(Output("event", {"n": len(self.game.events), "event": fix}))
         if fixes:
-            self.play_watch.renumbered()
+            moved = self.play_watch.renumbered()
+            for c in self.conflicts:              # an open question about a play follows it
+                if c.status == "open" and c.ref in moved and c.hand == self.game.hand_number:
+                    c.ref = moved[c.ref]
         return bool(fixes)
 
     def _hand_over(self) -> None:

@@ -33,6 +33,7 @@ every part does (:mod:`referee.proposals`).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Generator, Iterator, Optional
 
@@ -85,8 +86,9 @@ class ToConfirm:
 
     def renumbered(self, moved: dict[int, int]) -> None:
         """Plays moved to other events of the record (the tricks put in turn order): old n -> new n."""
-        plays = {moved.get(n, n): one for n, one in self.plays.items()}
-        self.plays = plays
+        self.plays = {moved.get(n, n): one for n, one in self.plays.items()}
+        self.waiting = [dataclasses.replace(v, to_confirm=tuple(moved.get(n, n) for n in v.to_confirm))
+                        for v in self.waiting]
 
     def rests_on(self, v: Violation) -> None:
         """The engine reported ``v``, to confirm: it is asked about at the end of the observation."""
