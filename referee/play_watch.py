@@ -175,11 +175,18 @@ class PlayWatch:
             question = None if asked else self._ask_taken_back(zone, card, oid)
             if question is not None:
                 return _chain(question, self.card_gone(source, zone, card, t, oid, asked=True))
-            # A tag leaving a play zone that no sensor saw arrive: it was played there, in turn.
-            before = min([i.t for i in cards.items if not i.early], default=t) - 1e-3
-            item = CardOnTable(zone=zone, t=before, oids=[oid])
-            item.add_rfid(card, (f"play:{SEAT_NAMES[zone]}", "out"))
-            cards.items.append(item)
+            unread = next((i for i in cards.items if i.zone == zone and i.card is None and not i.early
+                           and i.conflict is None), None)
+            if unread is not None:
+                # The card the camera saw land there and could not read: this is its tag.
+                unread.add_rfid(card, (f"play:{SEAT_NAMES[zone]}", "out"))
+                unread.oids.append(oid)
+            else:
+                # A tag leaving a play zone that no sensor saw arrive: it was played there, in turn.
+                before = min([i.t for i in cards.items if not i.early], default=t) - 1e-3
+                item = CardOnTable(zone=zone, t=before, oids=[oid])
+                item.add_rfid(card, (f"play:{SEAT_NAMES[zone]}", "out"))
+                cards.items.append(item)
         if card is not None and (card in on_table or cards.shows(card)):
             cards.gone_cards.add(card)                # a card of this trick (not a late read of the last one)
             if card in play.trick:

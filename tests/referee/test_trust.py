@@ -47,6 +47,12 @@ CASES = [
     # round 6, 1 (both sensors): a tag that left a hand at trick 1 (shown, its return missed) gave its
     # seat to a camera misread of that card in another zone two tricks later: "out of turn"
     (2200076, "classic", "realistic"),
+    # round 6, 1: a knocked card landed in the zone of a seat whose card of the last trick was recorded;
+    # its trick's cards were taken for out of turn (now asked as a second card of that seat)
+    (2400188, "contree", RFID_ONLY),
+    # round 6, 1 (both sensors): a card the camera saw land and could not read, whose tag was first read
+    # leaving at the pickup, stayed on the table as a second card and came back "out of turn"
+    (2400166, "classic", "realistic"),
 ]
 
 
