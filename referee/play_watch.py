@@ -563,6 +563,8 @@ class PlayWatch:
                 event["say"] = other.say              # "belote" was said over the other reading
         for other in _shown_before(cards.items, item):
             cards.items.remove(other)
+            if other.card is not None and other.card != card:
+                cards.hand_off.pop(other.card, None)  # back in the hand, not on its way to the zone
             yield Notice(f"{pretty(other.card) if other.card is not None else 'a card'} was shown in "
                          f"{SEAT_NAMES[seat]}'s zone and taken back")
         cards.hand_off.pop(card, None)

@@ -209,6 +209,7 @@ class TableCards:
             self.gone_cards.discard(item.card)
             if item.card is not None:
                 self.back_in_hand[item.card] = now       # late reads of it are stale for a moment
+                self.hand_off.pop(item.card, None)       # nor is it on its way to the zone any more
         return gone
 
     def origin_card(self, seat: Seat, t: float, played: Played) -> Optional[Card]:

@@ -53,6 +53,10 @@ CASES = [
     # round 6, 1 (both sensors): a card the camera saw land and could not read, whose tag was first read
     # leaving at the pickup, stayed on the table as a second card and came back "out of turn"
     (2400166, "classic", "realistic"),
+    # round 6, 1 withdrawn (both sensors): a card shown and taken back still counted as on its way from
+    # the hand; the camera's unreadable read of the card really played took its tag, and the hand came
+    # out of step (a W out of turn was shown, then withdrawn)
+    (2100315, "contree", "realistic"),
 ]
 
 
@@ -68,6 +72,8 @@ def test_no_false_accusation_and_every_traced_violation_found(seed, rules, fault
     assert false == []
     missed = [p.as_dict() for p in sim.planted if p.traced and not any(p.matches(h, v) for h, v in found)]
     assert missed == []
+    if seed != 800270:                            # (that hand is the in-doubt test's, below)
+        assert referee.doubt.withdrawn == []      # nor one shown, then withdrawn
 
 
 def test_a_hand_whose_record_proves_impossible_asks_before_it_accuses():
