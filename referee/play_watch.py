@@ -558,6 +558,10 @@ class PlayWatch:
         cards.items.remove(item)
         for other in [i for i in cards.items if i.conflict is None and not i.early and
                       (i.card == card or (i.seat == seat and not i.zone_seen))]:
+            if other.card == card and other.zone != item.zone and other.rfid is None and \
+                    other.card_override is None and other.cam_seen:
+                other.cam = None                      # the camera misread another card as this one there
+                continue
             cards.items.remove(other)                 # the same card seen twice, or a stale hand read
             if other.say and "say" not in event:
                 event["say"] = other.say              # "belote" was said over the other reading

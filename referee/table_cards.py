@@ -139,8 +139,10 @@ class TableCards:
         if obs.card in played:
             return
         for item in self.items:
-            if item.card == obs.card or (item.rfid is None and item.zone == seat and item.origin is None
+            if item.rfid == obs.card or (item.rfid is None and item.zone == seat and item.origin is None
                                          and abs(item.t - obs.t) < HAND_TO_ZONE and item.cam_seen):
+                # Its tag read before, or the camera's card landing in this seat's zone as the tag left
+                # (a camera read of this card elsewhere, or long before, is a misread of another card).
                 item.origin = seat
                 item.add_rfid(obs.card, (obs.zone, "out"))
                 item.oids.append(oid)
@@ -156,7 +158,10 @@ class TableCards:
         card = obs.card
         camera = obs.source == "camera"
         for item in self.items:                       # the same card seen again
-            if card is not None and card == (item.cam if camera else item.rfid):
+            if card is not None and card == (item.cam if camera else item.rfid) and \
+                    (not camera or item.zone == zone or item.gone_t is not None):
+                # (The camera seeing a card in another zone than where it saw it, which it did not see
+                # leave, sees two cards: one of the two reads is a misread.)
                 if not camera and obs.source != "console":
                     item.rfid_reads.add((obs.zone, "in"))
                 if not item.zone_seen:                # seen leaving the hand, now seen in the zone

@@ -57,6 +57,12 @@ CASES = [
     # the hand; the camera's unreadable read of the card really played took its tag, and the hand came
     # out of step (a W out of turn was shown, then withdrawn)
     (2100315, "contree", "realistic"),
+    # round 6, a miss and 1 withdrawn (both sensors): a camera misread in S's zone took E's tag of that
+    # card leaving E's hand three seconds later, and S's out-of-turn card was written as E's
+    (2100242, "classic", "realistic"),
+    # round 6, a miss (camera only): N's card misread as W's card, put down just before, was taken for
+    # W's card seen again; N's card was asked for at the pickup and placed before W's
+    (2100255, "contree", "realistic,rfid=false"),
 ]
 
 
