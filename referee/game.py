@@ -213,6 +213,11 @@ class Game:
         """The corrections in force: event number -> its replacement (None: undone)."""
         return dict(self._replaced)
 
+    def current(self, n: int) -> Optional[dict]:
+        """Event ``n`` as the corrections in force have it (None: undone): what a correction
+        of it must start from, not the line first written."""
+        return self._replaced[n] if n in self._replaced else self.events[n - 1]
+
     @property
     def totals(self) -> tuple[int, int]:
         return self.match.totals[0], self.match.totals[1]

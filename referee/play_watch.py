@@ -204,7 +204,7 @@ class PlayWatch:
         return None
 
     def _wrong_card(self, zone: Optional[Seat], card: Card, oid: int,
-                    trick: Optional[int] = None) -> Optional[Iterator[Proposal]]:
+                    trick: Optional[int] = None, pile: str = "") -> Optional[Iterator[Proposal]]:
         """A tag, ``card``, no play of this hand holds, is read as ``trick`` (default: the one on the
         table) is picked up: leaving ``zone``, or (``zone`` None) in a pile. A tag is not misread,
         so a card of the trick was recorded wrong: the camera misread it, or (RFID) the card was
@@ -216,6 +216,7 @@ class PlayWatch:
         trick). The play is corrected with the tag's card, or the pending one changed; None when
         no card (or more than one in a pile) could be the wrong one: a question later."""
         trick = trick or self.game.play.trick_number
+        edge = (f"play:{SEAT_NAMES[zone]}", "out") if zone is not None else (f"pile:{pile}", "in")
         done = self.trick_done
         mine = [(c, n, s) for c, (k, s, n) in self.played.items() if k == trick and zone in (None, s) and c != card
                 and (self._camera_alone(n) if n else done is not None and done["card"] == c
@@ -228,14 +229,17 @@ class PlayWatch:
                              "card": card_name(card), "sources": ["rfid"],
                              "evidence": done["event"].get("evidence", []) + [oid]}
             done["card"] = card
-            done["one"] = ("rfid", (f"play:{SEAT_NAMES[zone]}", "out"), 1.0)
+            done["one"] = ("rfid", edge, 1.0)
             done["cards"] = (done["cards"] - {read}) | {card}
             self.played[card] = self.played.pop(read)
             return iter(())
-        old = {k: v for k, v in self.game.events[n - 1].items() if k != "sources"}
+        old = {k: v for k, v in self.game.current(n).items() if k != "sources"}
         self.played[card] = self.played.pop(read)
-        return self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
-                                     "evidence": old.get("evidence", []) + [oid]}, "misread", {"evidence": [oid]})
+        fixed = self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
+                                      "evidence": old.get("evidence", []) + [oid]}, "misread", {"evidence": [oid]})
+        # The tag's one read is the play's now: a violation resting on it waits for a second read
+        # (the pile's) or the console, as any play read once does.
+        return _chain(fixed, self._note_one(n, OneRead(self.game.hand_number, card, zone, trick, "rfid", edge)))
 
     def _shown_then_played(self) -> Optional[Notice]:
         """The trick awaiting its pickup is going: did its last player put down another card soon
@@ -264,6 +268,10 @@ class PlayWatch:
         return Notice(f"{pretty(shown)} was shown in {SEAT_NAMES[done['seat']]}'s zone and taken back: "
                       f"{pretty(card)}, put down after it, is {SEAT_NAMES[done['seat']]}'s card")
 
+    def _note_one(self, n: int, one: OneRead) -> Iterator[Proposal]:
+        self.to_confirm.note(n, one)
+        yield from ()
+
     def _camera_alone(self, n: int) -> bool:
         """Does play event ``n`` rest on one camera read, with no second read since?"""
         one = self.to_confirm.plays.get(n)
@@ -278,7 +286,7 @@ class PlayWatch:
         mine = next(((c, n) for c, (k, s, n) in self.played.items() if k == trick and s == zone and n), None)
         if mine is None:
             return None
-        event = self.game.events[mine[1] - 1]
+        event = self.game.current(mine[1])
         if not event.get("evidence") or "console" in event.get("sources", ()):
             return None                               # the console settled it
         return _one(Ask(Conflict(
@@ -351,13 +359,13 @@ class PlayWatch:
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
             if play is not None and card not in self.played:
                 if not play.trick and play.trick_number > 1:       # the trick just picked up: misread?
-                    misread = self._wrong_card(None, card, oid, play.trick_number - 1)
+                    misread = self._wrong_card(None, card, oid, play.trick_number - 1, where)
                     if misread is not None:
                         return misread
                 return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick
             return None
         if card not in done["cards"] and card not in self.played:
-            return self._wrong_card(None, card, oid, done["trick"])
+            return self._wrong_card(None, card, oid, done["trick"], where)
         if card not in done["cards"] or done.get("pile"):
             return None
         done["pile"] = where
@@ -641,7 +649,7 @@ class PlayWatch:
 
     def name_card(self, ref: int, card: Card, why: dict) -> Iterator[Proposal]:
         """The console names the card of play event ``ref`` (a misread): its word, not a sensor's read."""
-        old = {k: v for k, v in self.game.events[ref - 1].items() if k != "sources"}
+        old = {k: v for k, v in self.game.current(ref).items() if k != "sources"}
         yield from self.correct_play(ref, {**old, "card": card_name(card)}, "misread", why)
 
     def correct_play(self, ref: int, replacement: dict[str, Any], reason: str, why: dict) -> Iterator[Proposal]:
@@ -698,7 +706,7 @@ class PlayWatch:
             c.item.card_override = chosen
             c.item.conflict = None
         elif c.ref is not None:                   # a play already recorded (a refused correction raises)
-            old = self.game.replaced.get(c.ref) or self.game.events[c.ref - 1]
+            old = self.game.current(c.ref)
             before = parse_card(old["card"])
             if chosen != before:
                 twin = self.played.get(chosen) if c.hand == self.game.hand_number else None
@@ -742,9 +750,9 @@ class PlayWatch:
         pair = [i for i in mine if self._belote_card(i.card)]
         unread = any(i.card is None for i in mine)     # its card on the table, not read yet: maybe the pair's
         if not pair and not unread and last and self._belote_card(last[1]) and \
-                "say" not in self.game.events[last[0] - 1] and t - self.put_down.get(last[1], t) <= SAY_RECENT:
+                "say" not in self.game.current(last[0]) and t - self.put_down.get(last[1], t) <= SAY_RECENT:
             self.says[seat] = self.says.get(seat, 0) + 1
-            old = self.game.events[last[0] - 1]
+            old = self.game.current(last[0])
             yield from self.correct_play(last[0], {**old, "say": word}, "belote said", {})
             return
         if pair or (mine and not self._has_belote()):

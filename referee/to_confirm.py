@@ -58,7 +58,7 @@ class OneRead:
     seat: Seat
     trick: int
     sensor: str                          # camera | rfid
-    read: tuple = ()                     # (zone, edge) of the one RFID read, so that its echo is not a second
+    read: tuple = ()                     # (zone, "in" | "out") of the one RFID read, so that its echo is not a second
     conf: float = 1.0                    # the camera's confidence in its read
     second: Optional[tuple] = None       # (sensor, observation id) of a later read that agrees
 
@@ -123,7 +123,8 @@ class ToConfirm:
             if one.sensor != "rfid" or not isinstance(obs, CardSeen) or obs.zone != zone:
                 return None
         elif obs.source == "rfid":
-            if obs.zone not in (zone, "pile:NS", "pile:EW") or (obs.zone, type(obs).__name__) == one.read:
+            edge = "in" if isinstance(obs, CardSeen) else "out"
+            if obs.zone not in (zone, "pile:NS", "pile:EW") or (obs.zone, edge) == one.read:
                 return None                           # another zone, or the same read again (an echo)
         else:
             return None
@@ -150,7 +151,7 @@ class ToConfirm:
             f"make {SEAT_NAMES[winner]} its winner: {who} read {SEAT_NAMES[one.seat]}'s card, "
             f"{pretty(one.card)}{sure}: confirm the card, or name the right one",
             hand=hand, trick=trick, seat=one.seat, proposal=one.card, ref=n, blocking=True,
-            evidence=tuple(self.game.events[n - 1].get("evidence", ()))))
+            evidence=tuple(self.game.current(n).get("evidence", ()))))
         self.asked[c.id] = (c, 0.0)
         return True
 
@@ -177,7 +178,7 @@ class ToConfirm:
                 if one.second is not None:
                     yield from self._confirm(n, None, {"evidence": [one.second[1]]}, one.second[0])
                     continue
-                event = self.game.events[n - 1]
+                event = self.game.current(n)
                 who = "only the camera" if one.sensor == "camera" else "only one RFID antenna"
                 c = yield Ask(Conflict(
                     "to-confirm", f"{who} read {SEAT_NAMES[one.seat]}'s card at trick {one.trick}, "
@@ -207,7 +208,7 @@ class ToConfirm:
     def _confirm(self, n: int, c: Optional[Conflict], why: dict[str, Any], second: str,
                  how: Optional[str] = None) -> Iterator[Proposal]:
         """Write that play ``n`` is confirmed by a ``second`` source; settle its question."""
-        old = self.game.events[n - 1]
+        old = self.game.current(n)
         first = (old.get("sources") or ["camera"])[0]
         self.plays.pop(n, None)
         yield Write(correction(n, {**old, "sources": [first, second]}, "confirmed", why))

@@ -63,6 +63,10 @@ CASES = [
     # round 6, a miss (camera only): N's card misread as W's card, put down just before, was taken for
     # W's card seen again; N's card was asked for at the pickup and placed before W's
     (2100255, "contree", "realistic,rfid=false"),
+    # round 6, a miss that turned into 4 false (both sensors): a camera misread corrected by the tag
+    # leaving the zone rested on that one tag read, which nothing could confirm; confirming it once it
+    # could rewrote the play as first written (the misread), and the next trick came out of turn
+    (2200145, "classic", "realistic"),
 ]
 
 
