@@ -21,6 +21,13 @@ cards "out of turn"), so none stands on the referee's word alone:
 - the violations of a hand in doubt are not violations (for the score sheet,
   ``referee check`` or anyone) until the console confirms them.
 
+The question does not hold the record (it is not *blocking*): it asks whether
+a violation stands, not which card was played or in what order, so nothing
+the table records next depends on the answer, and a live table must not stop
+while the referee walks over. Until the console answers, the violation is no
+accusation (it is on no screen as one); the answer, whenever it comes, adds it
+(confirm) or withdraws what was shown of it (dismiss).
+
 A misdeal (the deal's own evidence) and the auction's violations (the
 console's own entries) are not in doubt: only what rests on the plays is.
 
@@ -99,7 +106,7 @@ class Doubt:
             "which card the belote was said with is the referee's inference"
         yield Ask(Conflict("in-doubt", f"{why}: the record says {SEAT_NAMES[v.seat]}{where}: {v.message}. "
                            f"Confirm if it is a violation; dismiss if it is not", hand=hand, trick=v.trick, seat=v.seat, proposal=v.card,
-                           rule=v.rule, blocking=True, evidence=tuple(v.evidence), item=(k, v)))
+                           rule=v.rule, blocking=False, evidence=tuple(v.evidence), item=(k, v)))
 
     def answer(self, c: Conflict, action: str) -> Iterator[Proposal]:
         """The console's verdict on a violation of a hand in doubt."""
