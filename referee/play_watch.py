@@ -183,7 +183,12 @@ class PlayWatch:
                 unread.oids.append(oid)
             else:
                 # A tag leaving a play zone that no sensor saw arrive: it was played there, in turn.
-                before = min([i.t for i in cards.items if not i.early], default=t) - 1e-3
+                # Another card seen put down in that zone this trick was shown and taken back (its
+                # going back unread): this one was still there when the trick went, so it is the one
+                # put down last.
+                mine = [i.t for i in cards.items if i.zone == zone and not i.early and i.conflict is None]
+                before = max(mine) + 1e-3 if mine else min([i.t for i in cards.items if not i.early],
+                                                           default=t) - 1e-3
                 item = CardOnTable(zone=zone, t=before, oids=[oid])
                 item.add_rfid(card, (f"play:{SEAT_NAMES[zone]}", "out"))
                 cards.items.append(item)

@@ -67,6 +67,9 @@ CASES = [
     # leaving the zone rested on that one tag read, which nothing could confirm; confirming it once it
     # could rewrote the play as first written (the misread), and the next trick came out of turn
     (2200145, "classic", "realistic"),
+    # round 6, 1 withdrawn: N showed a card and took it back unread, then played one whose tag was only
+    # read leaving the zone with the trick; that one was taken for the card shown first
+    (2100193, "classic", RFID_ONLY),
 ]
 
 
