@@ -67,6 +67,9 @@ CAMERA_SURE = 0.9
 #: pickup) is the one it played, the first shown and taken back: a trick cannot be gathered and the
 #: next one led in less.
 SWAP_WAIT = 2.0
+#: Seconds between the camera seeing a card of the trick leave its zone and seeing one land in another
+#: zone within which the two are one card knocked across (a player puts a card down seconds apart).
+KNOCK_GAP = 0.3
 #: Seconds after a trick is cleared to wait for the pile antennas.
 PICKUP_WAIT = 1.5
 #: Seconds a "belote" said before its card was read waits for that card: it is said as it is played.
@@ -99,6 +102,7 @@ class PlayWatch:
         self.left_zone: dict[Card, tuple[int, int, float]] = {}  # a play seen leaving its zone: hand, trick, when
         self.cleared_at: Optional[float] = None                 # the trick on the table seen picked up, incomplete
         self.moved_t: Optional[float] = None                    # the table moved on to the next deal then
+        self.camera_left: Optional[tuple[Seat, float]] = None   # the camera saw a recorded card leave a zone
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -147,8 +151,16 @@ class PlayWatch:
         play = self.game.play
         if not camera and self.cards.stale(card, obs.t):
             return                                    # a late read of a card already back in its hand
+        moved = self.camera_left
+        if camera and moved is not None and moved[0] != zone and obs.t - moved[1] <= KNOCK_GAP:
+            # The camera saw a card of the trick leave another zone just before: this is that card,
+            # knocked here (whatever it is read as now), not a card put down.
+            self.camera_left = None
+            return
         if card is not None and card in self.played:
             trick, seat, _ = self.played[card]
+            if obs.t > self.left_zone.get(card, (0, 0, obs.t))[2] and (not camera or seat == zone):
+                del self.left_zone[card]              # back in a zone: it was moved, not picked up
             if not camera:
                 return                                # RFID does not misread: a late or moved tag
             if (trick == play.trick_number or self.trick_done is not None) and \
@@ -165,6 +177,10 @@ class PlayWatch:
         play = self.game.play
         on_table = set(play.trick) | (self.trick_done["cards"] if self.trick_done else set())
         cards = self.cards
+        if source == "camera" and card is not None:
+            trick = self.trick_done["trick"] if self.trick_done else play.trick_number
+            recorded = any(k == trick and s == zone for k, s, _ in self.played.values())
+            self.camera_left = (zone, t) if recorded else None
         if source == "rfid" and card is not None and card not in on_table and card not in self.played and \
                 not cards.shows(card) and card not in cards.back_in_hand:
             misread = self._wrong_card(zone, card, oid)
@@ -500,6 +516,16 @@ class PlayWatch:
                                          f"zone before {SEAT_NAMES[to_play]} played: did {SEAT_NAMES[other.zone]} "
                                          f"play out of turn?", other.zone, trick, other.card)
                 return True
+        if play.trick and item.timed and self._left_before(item.t):
+            # Put down after a card of this trick had left its zone (and was not seen in one again):
+            # the trick was being picked up, its pickup reads missed, so this player's card in it
+            # went down unseen and this one is of the next trick (it waits for its turn).
+            item.early = True
+            unseen = CardOnTable(zone=to_play, t=item.t - 1e-3)
+            self.cards.items.append(unseen)
+            yield from self._ask(unseen, "card-unknown", f"a card of trick {trick} has left the table but "
+                                 f"no sensor saw {SEAT_NAMES[to_play]}'s card: which card?", to_play, trick)
+            return True
         rfid_on = "rfid" in self.sources
         if item.rfid is None and item.card_override is None and rfid_on:
             found = self.cards.origin_card(to_play, item.t, self.played)

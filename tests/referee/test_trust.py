@@ -70,6 +70,12 @@ CASES = [
     # round 6, 1 withdrawn: N showed a card and took it back unread, then played one whose tag was only
     # read leaving the zone with the trick; that one was taken for the card shown first
     (2100193, "classic", RFID_ONLY),
+    # round 6, 2 withdrawn: a trick picked up with every pickup read missed but one card leaving its
+    # zone; the next trick's cards were recorded as that trick's (now: which card did S play? is asked)
+    (2200244, "contree", RFID_ONLY),
+    # round 6, 2 (camera only): a card knocked into another zone, read there as another card than the
+    # one recorded (a misread), was taken for that seat's next card: the tricks after were out of turn
+    (2500093, "contree", "realistic,rfid=false"),
 ]
 
 
