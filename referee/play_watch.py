@@ -220,8 +220,9 @@ class PlayWatch:
             return None                               # one card moved (knocked): it stays the play it was
         for item in cards.items:                      # maybe taken back: decided once the pickup is ruled out
             if item.zone == zone and card == (item.cam if source == "camera" else item.rfid) \
-                    and item.conflict is None and not item.early:
-                item.gone_t = t
+                    and item.conflict is None and not item.early and item.timed:
+                item.gone_t = t                       # (one nobody saw put down, first read leaving
+                                                      # now, is the pickup's, its other reads missed)
         return None
 
     def _wrong_card(self, zone: Optional[Seat], card: Card, oid: int,

@@ -76,6 +76,10 @@ CASES = [
     # round 6, 2 (camera only): a card knocked into another zone, read there as another card than the
     # one recorded (a misread), was taken for that seat's next card: the tricks after were out of turn
     (2500093, "contree", "realistic,rfid=false"),
+    # round 6, 2 withdrawn: S's card, first read leaving its zone at a pickup nobody else saw, was
+    # taken as shown and taken back; E and N, whose cards were seen leaving their hands, were
+    # "out of turn" before S's next card
+    (2500206, "contree", RFID_ONLY),
 ]
 
 
