@@ -70,6 +70,8 @@ SWAP_WAIT = 2.0
 #: Seconds between the camera seeing a card of the trick leave its zone and seeing one land in another
 #: zone within which the two are one card knocked across (a player puts a card down seconds apart).
 KNOCK_GAP = 0.3
+#: Seconds after a trick was picked up within which a pile read is of that trick (not of the next one).
+PILE_LATE = 2.5
 #: Seconds after a trick is cleared to wait for the pile antennas.
 PICKUP_WAIT = 1.5
 #: Seconds a "belote" said before its card was read waits for that card: it is said as it is played.
@@ -103,6 +105,7 @@ class PlayWatch:
         self.cleared_at: Optional[float] = None                 # the trick on the table seen picked up, incomplete
         self.moved_t: Optional[float] = None                    # the table moved on to the next deal then
         self.camera_left: Optional[tuple[Seat, float]] = None   # the camera saw a recorded card leave a zone
+        self.flushed: Optional[tuple[int, float]] = None        # the last trick written, and when it went
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -299,22 +302,36 @@ class PlayWatch:
         one = self.to_confirm.plays.get(n)
         return one is not None and one.sensor == "camera" and one.second is None
 
-    def _ask_taken_back(self, zone: Seat, card: Card, oid: int) -> Optional[Iterator[Proposal]]:
-        """A tag no play holds, ``card``, left ``zone`` while the seat's card of the trick on the
-        table is recorded, backed by a tag: that card was shown and taken back (the reads of its
-        going back missed) and ``card`` really played, or the trick was picked up unseen and
-        ``card`` is of the next one. Which, only the console can say."""
-        trick = self.game.play.trick_number
+    def _dealt_in_pile(self, card: Card, oid: int, pile: str, trick: int) -> Optional[Iterator[Proposal]]:
+        """``card``, which no play holds and not a card the camera alone read wrong, went to
+        ``pile`` with ``trick``: the card its holder was dealt went with the trick, so that seat's
+        recorded card of it (backed by a tag) was shown and taken back. Asked, when the antennas
+        saw who was dealt it (None otherwise)."""
+        holder = self.deal.holder(card)
+        if holder is None or card in self.cards.back_in_hand:
+            return None
+        return self._ask_taken_back(holder, card, oid, pile, trick)
+
+    def _ask_taken_back(self, zone: Seat, card: Card, oid: int, pile: str = "",
+                        trick: Optional[int] = None) -> Optional[Iterator[Proposal]]:
+        """A tag no play holds, ``card``, left ``zone`` (or reached ``pile`` with the trick, dealt
+        to ``zone``'s seat) while the seat's card of the trick on the table is recorded, backed by a
+        tag: that card was shown and taken back (the reads of its going back missed) and ``card``
+        really played, or the trick was picked up unseen and ``card`` is of the next one. Which,
+        only the console can say."""
+        trick = trick or self.game.play.trick_number
         mine = next(((c, n) for c, (k, s, n) in self.played.items() if k == trick and s == zone and n), None)
         if mine is None:
             return None
         event = self.game.current(mine[1])
         if not event.get("evidence") or "console" in event.get("sources", ()):
             return None                               # the console settled it
+        seen = f"{pretty(card)}, dealt to {SEAT_NAMES[zone]}, went to {pile}'s pile with the trick" if pile else \
+            f"{pretty(card)} left {SEAT_NAMES[zone]}'s zone"
         return _one(Ask(Conflict(
             "card-unknown", f"{SEAT_NAMES[zone]}'s card at trick {trick} was recorded as {pretty(mine[0])}, but "
-            f"{pretty(card)} left {SEAT_NAMES[zone]}'s zone: which card did {SEAT_NAMES[zone]} play at trick "
-            f"{trick}?", trick=trick, seat=zone, blocking=True, ref=mine[1], proposal=card, evidence=(oid,))))
+            f"{seen}: which card did {SEAT_NAMES[zone]} play at trick {trick}?", trick=trick, seat=zone,
+            blocking=True, ref=mine[1], proposal=card, evidence=(oid,))))
 
     def _picked_up_at(self, t: float, unseen: bool = False) -> Optional[Iterator[Proposal]]:
         """The trick on the table is being picked up (its cards leave the zones, or reach a pile;
@@ -380,14 +397,22 @@ class PlayWatch:
                 self.cards.gone_cards.add(card)
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
             if play is not None and card not in self.played:
-                if not play.trick and play.trick_number > 1:       # the trick just picked up: misread?
+                if play.trick:                        # the trick on the table: a recorded card of it wrong?
+                    question = self._dealt_in_pile(card, oid, where, play.trick_number)
+                    if question is not None:
+                        return question
+                elif play.trick_number > 1:           # the trick just picked up: misread?
                     misread = self._wrong_card(None, card, oid, play.trick_number - 1, where)
+                    if misread is None and self.flushed is not None and self.flushed[0] == play.trick_number - 1 \
+                            and t - self.flushed[1] < PILE_LATE:
+                        misread = self._dealt_in_pile(card, oid, where, play.trick_number - 1)
                     if misread is not None:
                         return misread
                 return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick
             return None
         if card not in done["cards"] and card not in self.played:
-            return self._wrong_card(None, card, oid, done["trick"], where)
+            return self._wrong_card(None, card, oid, done["trick"], where) or \
+                self._dealt_in_pile(card, oid, where, done["trick"])
         if card not in done["cards"] or done.get("pile"):
             return None
         done["pile"] = where
@@ -652,6 +677,7 @@ class PlayWatch:
         if swapped is not None:
             yield swapped
         done, self.trick_done = self.trick_done, None
+        self.flushed = (done["trick"], done.get("cleared", done["t"]))
         self.cleared_at = None
         self.cards.items = [i for i in self.cards.items if i.early or i.conflict is not None or i.t > done["t"]]
         self.cards.gone_cards = set()
