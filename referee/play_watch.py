@@ -186,6 +186,11 @@ class PlayWatch:
             self.camera_left = (zone, t) if recorded else None
         if source == "rfid" and card is not None and card not in on_table and card not in self.played and \
                 not cards.shows(card) and card not in cards.back_in_hand:
+            if not play.trick and self._just_written(t):
+                # Leaving with the trick just written (its pickup's last reads), not a card of the next.
+                last = play.trick_number - 1
+                return self._wrong_card(zone, card, oid, last) or \
+                    (None if asked else self._ask_taken_back(zone, card, oid, trick=last))
             misread = self._wrong_card(zone, card, oid)
             if misread is not None:
                 on_table.add(card)
@@ -302,6 +307,13 @@ class PlayWatch:
         one = self.to_confirm.plays.get(n)
         return one is not None and one.sensor == "camera" and one.second is None
 
+    def _just_written(self, t: float) -> bool:
+        """Was the trick before the one on the table (none of whose cards is recorded yet) picked up
+        just before ``t``, so that a read at ``t`` is of its pickup?"""
+        play = self.game.play
+        return self.flushed is not None and self.flushed[0] == play.trick_number - 1 and \
+            t - self.flushed[1] < PILE_LATE
+
     def _dealt_in_pile(self, card: Card, oid: int, pile: str, trick: int) -> Optional[Iterator[Proposal]]:
         """``card``, which no play holds and not a card the camera alone read wrong, went to
         ``pile`` with ``trick``: the card its holder was dealt went with the trick, so that seat's
@@ -403,8 +415,7 @@ class PlayWatch:
                         return question
                 elif play.trick_number > 1:           # the trick just picked up: misread?
                     misread = self._wrong_card(None, card, oid, play.trick_number - 1, where)
-                    if misread is None and self.flushed is not None and self.flushed[0] == play.trick_number - 1 \
-                            and t - self.flushed[1] < PILE_LATE:
+                    if misread is None and self._just_written(t):
                         misread = self._dealt_in_pile(card, oid, where, play.trick_number - 1)
                     if misread is not None:
                         return misread

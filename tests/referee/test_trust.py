@@ -83,6 +83,9 @@ CASES = [
     # round 6, 1 withdrawn: W showed a card and took it back unread, then played one nobody saw; that
     # card, dealt to W, went to the pile with the trick (now: which card did W play? is asked)
     (2500170, "contree", RFID_ONLY),
+    # round 6, 6 withdrawn (both sensors): a misread card's tag, read leaving its zone just after its
+    # trick was written, was taken for that seat's card of the next trick
+    (2600220, "contree", "realistic"),
 ]
 
 
