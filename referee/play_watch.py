@@ -182,8 +182,9 @@ class PlayWatch:
         cards = self.cards
         if source == "camera" and card is not None:
             trick = self.trick_done["trick"] if self.trick_done else play.trick_number
-            recorded = any(k == trick and s == zone for k, s, _ in self.played.values())
-            self.camera_left = (zone, t) if recorded else None
+            there = any(k == trick and s == zone for k, s, _ in self.played.values()) or \
+                any(i.zone == zone and not i.early for i in cards.items)
+            self.camera_left = (zone, t) if there else None
         if source == "rfid" and card is not None and card not in on_table and card not in self.played and \
                 not cards.shows(card) and card not in cards.back_in_hand:
             if not play.trick and self._just_written(t):

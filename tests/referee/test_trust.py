@@ -86,6 +86,9 @@ CASES = [
     # round 6, 6 withdrawn (both sensors): a misread card's tag, read leaving its zone just after its
     # trick was written, was taken for that seat's card of the next trick
     (2600220, "contree", "realistic"),
+    # round 6, 1 (camera only): a card nobody had read yet, knocked into the next zone, was taken there
+    # for that seat's next card; the tricks after came out of turn
+    (2600353, "contree", "realistic,rfid=false"),
 ]
 
 
