@@ -155,10 +155,10 @@ class PlayWatch:
         if not camera and self.cards.stale(card, obs.t):
             return                                    # a late read of a card already back in its hand
         moved = self.camera_left
-        if camera and moved is not None and moved[0] != zone and obs.t - moved[1] <= KNOCK_GAP:
+        if moved is not None and moved[0] != zone and obs.t - moved[1] <= KNOCK_GAP:
             # The camera saw a card of the trick leave another zone just before: this is that card,
-            # knocked here (whatever it is read as now), not a card put down.
-            self.camera_left = None
+            # knocked here (whatever it is read as now: a tag that disagrees with the card recorded
+            # there corrects it when it leaves with the trick), not a card put down.
             return
         if card is not None and card in self.played:
             trick, seat, _ = self.played[card]
