@@ -319,10 +319,20 @@ class PlayWatch:
         """``card``, which no play holds and not a card the camera alone read wrong, went to
         ``pile`` with ``trick``: the card its holder was dealt went with the trick, so that seat's
         recorded card of it (backed by a tag) was shown and taken back. Asked, when the antennas
-        saw who was dealt it (None otherwise)."""
-        holder = self.deal.holder(card)
-        if holder is None or card in self.cards.back_in_hand:
+        saw who was dealt it or one play of the trick was only seen leaving its hand (None
+        otherwise)."""
+        if card in self.cards.back_in_hand:
             return None
+        holder = self.deal.holder(card)
+        if holder is None:
+            # Who was dealt it, the antennas missed: the one play of the trick that only its tag
+            # leaving the hand backs (never seen on the table) is the card shown and taken back.
+            hand = self.game.hand_number
+            shown = [p.seat for p in self.to_confirm.plays.values() if p.hand == hand and p.trick == trick
+                     and p.sensor == "rfid" and p.second is None and p.read[:1] == (f"hand:{SEAT_NAMES[p.seat]}",)]
+            if len(shown) != 1:
+                return None
+            holder = shown[0]
         return self._ask_taken_back(holder, card, oid, pile, trick)
 
     def _ask_taken_back(self, zone: Seat, card: Card, oid: int, pile: str = "",
@@ -339,7 +349,7 @@ class PlayWatch:
         event = self.game.current(mine[1])
         if not event.get("evidence") or "console" in event.get("sources", ()):
             return None                               # the console settled it
-        seen = f"{pretty(card)}, dealt to {SEAT_NAMES[zone]}, went to {pile}'s pile with the trick" if pile else \
+        seen = f"{pretty(card)}, a card no play holds, went to {pile}'s pile with the trick" if pile else \
             f"{pretty(card)} left {SEAT_NAMES[zone]}'s zone"
         return _one(Ask(Conflict(
             "card-unknown", f"{SEAT_NAMES[zone]}'s card at trick {trick} was recorded as {pretty(mine[0])}, but "

@@ -92,6 +92,9 @@ CASES = [
     # round 6, 3 (both sensors): a misread card knocked into the next zone: the camera's second report of
     # it and its tag there were taken for that seat's card of the next trick
     (2800105, "classic", "realistic"),
+    # round 6, 2: N showed a card (only its leaving the hand was read) and played one only the pile
+    # read, whose dealing nobody saw either; the hand came out of step (now: which card did N play?)
+    (2800274, "contree", RFID_ONLY),
 ]
 
 
