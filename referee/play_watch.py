@@ -106,6 +106,7 @@ class PlayWatch:
         self.moved_t: Optional[float] = None                    # the table moved on to the next deal then
         self.camera_left: Optional[tuple[Seat, float]] = None   # the camera saw a recorded card leave a zone
         self.flushed: Optional[tuple[int, float]] = None        # the last trick written, and when it went
+        self.going: set[Card] = set()                           # tags read leaving a zone or in a pile
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -180,6 +181,8 @@ class PlayWatch:
         play = self.game.play
         on_table = set(play.trick) | (self.trick_done["cards"] if self.trick_done else set())
         cards = self.cards
+        if source == "rfid" and card is not None:
+            self.going.add(card)                      # its tag was on the table when it left
         if source == "camera" and card is not None:
             trick = self.trick_done["trick"] if self.trick_done else play.trick_number
             there = any(k == trick and s == zone for k, s, _ in self.played.values()) or \
@@ -319,17 +322,15 @@ class PlayWatch:
         """``card``, which no play holds and not a card the camera alone read wrong, went to
         ``pile`` with ``trick``: the card its holder was dealt went with the trick, so that seat's
         recorded card of it (backed by a tag) was shown and taken back. Asked, when the antennas
-        saw who was dealt it or one play of the trick was only seen leaving its hand (None
+        saw who was dealt it or one play of the trick alone was not read going with it (None
         otherwise)."""
         if card in self.cards.back_in_hand:
             return None
         holder = self.deal.holder(card)
         if holder is None:
-            # Who was dealt it, the antennas missed: the one play of the trick that only its tag
-            # leaving the hand backs (never seen on the table) is the card shown and taken back.
-            hand = self.game.hand_number
-            shown = [p.seat for p in self.to_confirm.plays.values() if p.hand == hand and p.trick == trick
-                     and p.sensor == "rfid" and p.second is None and p.read[:1] == (f"hand:{SEAT_NAMES[p.seat]}",)]
+            # Who was dealt it, the antennas missed: the one play of the trick whose tag no antenna
+            # read going with the trick (leaving its zone, in a pile) is the card shown and taken back.
+            shown = [s for c, (k, s, n) in self.played.items() if k == trick and n and c not in self.going]
             if len(shown) != 1:
                 return None
             holder = shown[0]
@@ -412,6 +413,7 @@ class PlayWatch:
     def card_in_pile(self, card: Card, where: str, t: float, oid: int) -> Optional[Iterator[Proposal]]:
         """A pile antenna (``where``: ``NS`` or ``EW``) read ``card``: who picked the trick up.
         Proposes the trick's last play once its pile is known."""
+        self.going.add(card)
         done = self.trick_done
         if done is None:
             play = self.game.play

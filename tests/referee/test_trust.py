@@ -95,6 +95,9 @@ CASES = [
     # round 6, 2: N showed a card (only its leaving the hand was read) and played one only the pile
     # read, whose dealing nobody saw either; the hand came out of step (now: which card did N play?)
     (2800274, "contree", RFID_ONLY),
+    # round 6, 1 withdrawn: W showed a card (read leaving the hand and in the zone) and played one only
+    # the pile read; the one play of the trick no antenna read going with it is now asked about
+    (2600082, "contree", RFID_ONLY),
 ]
 
 
