@@ -554,12 +554,12 @@ class PlayWatch:
                                          f"no sensor saw {SEAT_NAMES[to_play]}'s card: which card?", to_play, trick)
                     return True
                 if other.origin is not None and item.origin == to_play and play.trick and \
-                        not any(i.early and i.seat == other.seat for i in live):
+                        self._where_thought(live):
                     # The two hands and their times say so: both cards were seen leaving their
-                    # hands. (A card only seen in a zone may be a knocked one; a seat with a card
-                    # already waiting for its turn putting down another: the tricks are not where
-                    # the referee thinks; a lead: whose lead it is rests on the last trick's cards
-                    # as recorded. Then it is a question.)
+                    # hands. (A card only seen in a zone may be a knocked one; a card waiting for
+                    # its turn, or more cards down than players still to play: the tricks are not
+                    # where the referee thinks; a lead: whose lead it is rests on the last trick's
+                    # cards as recorded. Then it is a question.)
                     yield from self._write_out_of_turn(other)
                 else:
                     yield from self._ask(other, "out-of-turn", f"a card appeared in {SEAT_NAMES[other.zone]}'s "
@@ -606,6 +606,16 @@ class PlayWatch:
             return True
         yield from self._commit(item, to_play)
         return True
+
+    def _where_thought(self, live: list[CardOnTable]) -> bool:
+        """Are the cards down those of the trick the referee thinks is on the table: no card waiting
+        for its turn, none of a seat whose card of this trick is recorded, one card a seat, no more
+        than the players still to play? (Else a pickup went unseen and the next trick is down.)"""
+        play = self.game.play
+        recorded = {s for k, s, _ in self.played.values() if k == play.trick_number}
+        seats = [i.seat for i in live]
+        return not any(i.early for i in live) and not recorded & set(seats) and len(seats) == len(set(seats)) \
+            and len(seats) <= 4 - len(play.trick)
 
     def _left_before(self, t: float) -> bool:
         """Was a card recorded in the trick on the table seen leaving its zone before ``t``?"""
