@@ -148,30 +148,42 @@ class PlayWatch:
                                f"which card did {SEAT_NAMES[seat]} play at trick {trick}?", trick=trick, seat=seat,
                                blocking=True, ref=n, evidence=(oid,), proposal=obs.card))
 
-    def card_seen(self, obs: CardSeen, zone: Seat, oid: int) -> None:
-        """A sensor saw a card (or an unreadable one: ``obs.card`` None) in ``zone``'s play zone."""
+    def card_seen(self, obs: CardSeen, zone: Seat, oid: int) -> Optional[Iterator[Proposal]]:
+        """A sensor saw a card (or an unreadable one: ``obs.card`` None) in ``zone``'s play zone.
+        Proposes a question when a tag says an earlier card only the camera read was misread."""
         card = obs.card
         camera = obs.source == "camera"
         play = self.game.play
         if not camera and self.cards.stale(card, obs.t):
-            return                                    # a late read of a card already back in its hand
+            return None                               # a late read of a card already back in its hand
         moved = self.camera_left
         if moved is not None and moved[0] != zone and obs.t - moved[1] <= KNOCK_GAP:
             # The camera saw a card of the trick leave another zone just before: this is that card,
             # knocked here (whatever it is read as now: a tag that disagrees with the card recorded
             # there corrects it when it leaves with the trick), not a card put down.
-            return
+            return None
         if card is not None and card in self.played:
-            trick, seat, _ = self.played[card]
+            trick, seat, n = self.played[card]
             if obs.t > self.left_zone.get(card, (0, 0, obs.t))[2] and (not camera or seat == zone):
                 del self.left_zone[card]              # back in a zone: it was moved, not picked up
+            if not camera and seat == zone and n and trick < play.trick_number - (not play.trick) \
+                    and self._camera_alone(n) and isinstance(obs, CardSeen):
+                # Its tag lands in the zone tricks after the camera alone read it there: the camera
+                # misread that seat's earlier card as this one, which is being played now.
+                self.cards.seen(obs, zone, oid, {})
+                return _one(Ask(Conflict(
+                    "card-unknown", f"{SEAT_NAMES[seat]}'s card at trick {trick} was recorded as {pretty(card)} "
+                    f"(only the camera read it), but the tag of {pretty(card)} came into {SEAT_NAMES[seat]}'s zone "
+                    f"now: which card did {SEAT_NAMES[seat]} play at trick {trick}?", trick=trick, seat=seat,
+                    blocking=True, ref=n, evidence=(oid,))))
             if not camera:
-                return                                # RFID does not misread: a late or moved tag
+                return None                           # RFID does not misread: a late or moved tag
             if (trick == play.trick_number or self.trick_done is not None) and \
                     (seat == zone or card in self.cards.gone_cards):
-                return                                # seen again where it lies, or moved
+                return None                           # seen again where it lies, or moved
             # else: the camera misread this player's card as one already played (a question, below)
         self.cards.seen(obs, zone, oid, self.played)
+        return None
 
     def card_gone(self, source: str, zone: Seat, card: Optional[Card], t: float,
                   oid: int, asked: bool = False) -> Optional[Iterator[Proposal]]:

@@ -364,7 +364,7 @@ class TableReferee:
             if deal.mode != "play":
                 return
             if isinstance(obs, CardSeen):
-                play.card_seen(obs, seat, oid)
+                self._carry_out(play.card_seen(obs, seat, oid))
             elif isinstance(obs, CardGone):
                 self._carry_out(play.card_gone(obs.source, seat, obs.card, obs.t, oid))
             elif isinstance(obs, ZoneCleared):

@@ -118,6 +118,10 @@ class ToConfirm:
             return None                               # later in the hand the card read is another play
         one = self.plays[n]
         zone = f"play:{SEAT_NAMES[one.seat]}"
+        play = self.game.play
+        if isinstance(obs, CardSeen) and obs.zone == zone and \
+                (one.hand != self.game.hand_number or play is None or one.trick != play.trick_number):
+            return None                               # its trick went: a card landing now is another one
         if obs.source == "camera":
             # The other sensor, where the card lies (another zone: a knocked card says nothing of whose).
             if one.sensor != "rfid" or not isinstance(obs, CardSeen) or obs.zone != zone:

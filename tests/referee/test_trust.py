@@ -102,6 +102,10 @@ CASES = [
     # of the seat to play, both seen leaving their hands, made W "out of turn" while two seats had
     # their next cards down (now a question)
     (2900113, "classic", RFID_ONLY),
+    # round 6, 1 withdrawn (both sensors): W's card, read by the camera alone as a card W played a trick
+    # later; that card's tag landing then was taken for a second read of the misread (now: a tag landing
+    # where the camera alone read its card tricks before asks which card that was)
+    (2700143, "contree", "realistic"),
 ]
 
 
