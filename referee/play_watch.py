@@ -55,6 +55,9 @@ from .trump_tables import ALL_TRUMP, NO_TRUMP
 #: Seconds a card must stay in a play zone before it counts as played (a card
 #: shown and taken back within this time was never played).
 SETTLE = 1.0
+#: Seconds a card must have lain in its zone before its leaving is the pickup, not a take-back: a card
+#: shown is taken back within a second, and a read can come 0.8 s late.
+STAYED = 2.0
 #: Seconds to wait for the RFID to confirm a card only the camera read.
 RFID_WAIT = 1.0
 #: Seconds to wait for any reading of a card nobody could read yet.
@@ -245,6 +248,10 @@ class PlayWatch:
         for item in cards.items:                      # maybe taken back: decided once the pickup is ruled out
             if item.zone == zone and card == (item.cam if source == "camera" else item.rfid) \
                     and item.conflict is None and not item.early and item.timed:
+                if t - item.t >= STAYED and not item.closed:
+                    # It had long settled: it was played, and goes with the trick being picked up
+                    # (its other cards' reads missed), not back to the hand.
+                    return self._picked_up_at(t)
                 item.gone_t = t                       # (one nobody saw put down, first read leaving
                                                       # now, is the pickup's, its other reads missed)
         return None
