@@ -31,7 +31,7 @@ nothing) may return None instead of a generator: the referee reads that as
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from .cards import Card, card_name
 from .seats import SEAT_NAMES, Seat
@@ -144,3 +144,15 @@ Proposal = Write | Ask | Press | Settle | Notice | Flag | Redeal
 def correction(ref: int, replace: Optional[dict[str, Any]], reason: str, why: dict[str, Any]) -> dict[str, Any]:
     """The record's correction of event ``ref``: replaced by ``replace``, or undone (None)."""
     return {"type": "correction", "ref": ref, "reason": reason, "replace": replace, **why}
+
+
+def one(proposal: "Proposal") -> Iterator["Proposal"]:
+    """One proposal, as a step of its own (the referee sends the answer back into it)."""
+    yield proposal
+
+
+def chain(*parts: Optional[Iterator["Proposal"]]) -> Iterator["Proposal"]:
+    """The proposals of several steps, in turn (a step may have none: None)."""
+    for part in parts:
+        if part is not None:
+            yield from part

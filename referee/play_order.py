@@ -1,0 +1,234 @@
+"""The play watcher's turn order: which card on the table is whose play, and when.
+
+Part of the play watcher (:mod:`referee.play_watch`, whose state it reads and
+changes: it is a mixin of :class:`~referee.play_watch.PlayWatch`, apart so that
+each module reads in one sitting). A card on the table is a play once it has
+stayed there :data:`SETTLE` seconds or the next player's card appears (a card
+shown and taken back never is); the card of the player whose turn it is is
+decided first. A card in a zone before that player puts theirs down is out of
+turn, written without the console only when the sensors' own reads say so
+(both cards seen leaving their hands, the cards down those of the trick the
+referee thinks is on the table); otherwise it is a question. A card put down
+after the trick began to leave is of the next trick.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generator, Iterator, Optional
+
+from .cards import Card, card_name, pretty
+from .play import HandPlay
+from .proposals import Ask, Conflict, Notice, Proposal, Write
+from .seats import SEAT_NAMES, Seat
+from .table_cards import CardOnTable
+
+#: Seconds a card must stay in a play zone before it counts as played (a card
+#: shown and taken back within this time was never played).
+SETTLE = 1.0
+#: Seconds to wait for the RFID to confirm a card only the camera read.
+RFID_WAIT = 1.0
+#: Seconds to wait for any reading of a card nobody could read yet.
+UNKNOWN_WAIT = 2.0
+#: Without RFID, a camera reading at or below this confidence is asked at once, while the card is still
+#: on the table: vision reads score 0.8 (a bare read) to 1 (a clear lead, docs/vision.md), and a
+#: misread found tricks later would be a correction that reorders every trick after it.
+CAMERA_SURE = 0.9
+
+
+class TurnOrder:
+    """The turn order of the play watcher (a mixin of :class:`~referee.play_watch.PlayWatch`)."""
+
+    def advance(self, now: float) -> Optional[Iterator[Proposal]]:
+        """What the time ``now`` decides: cards taken back, plays that have settled, a trick picked
+        up; None when it decides nothing, as before most observations (the question is cheaper
+        than running the decisions to find that out)."""
+        taken = self.cards.taken_back(now)
+        settled = None
+        if not taken:
+            if self.trick_done is not None:
+                if not self._picked_up(now):
+                    return None
+            elif not self.cards.items or self.deal.mode != "play" or self.blocking:
+                return None
+            else:
+                settled = self._settled(now)
+                if settled is None:
+                    return None
+        return self._decide_in_turn(now, taken, settled)
+
+    def _decide_in_turn(self, now: float, taken: list[CardOnTable], settled: Optional[tuple]) -> Iterator[Proposal]:
+        """What :meth:`advance` found due, in the table's order: the cards taken back, the trick
+        picked up, then each play that has settled (the first one ``settled``, when
+        :meth:`advance` found it), while nothing blocks."""
+        for item in taken:
+            yield Notice(f"{pretty(item.card) if item.card is not None else 'a card'}"
+                         f" was shown in {SEAT_NAMES[item.zone]}'s zone and taken back")
+        if self.trick_done is not None and self._picked_up(now):
+            yield from self._flush_trick()
+        while self.cards.items and self.deal.mode == "play" and self.trick_done is None and not self.blocking:
+            if settled is None:
+                settled = self._settled(now)
+            if settled is None or not (yield from self._decide(now, *settled)):
+                break
+            settled = None
+        if self.trick_done is not None and self._picked_up(now):     # a last card decided late
+            yield from self._flush_trick()
+
+    def _settled(self, now: float) -> Optional[tuple[HandPlay, Seat, list[CardOnTable], CardOnTable, bool]]:
+        """The card of the player to play once it has settled (with the play, that seat, the cards
+        still live on the table, and whether a later card of another seat is down), else None."""
+        play = self.game.play
+        if play is None or play.done:
+            return None
+        to_play = play.to_play
+        live = [i for i in self.cards.items if i.conflict is None and i.gone_t is None]
+        # A card seen in the zone comes before one only seen leaving the hand (maybe a late read).
+        item = min((i for i in live if i.seat == to_play), key=lambda i: (not i.zone_seen, i.t), default=None)
+        if item is None:
+            return None
+        # A card this player put down after one recorded in the trick had left its zone is of the
+        # next trick, not the card it played instead of the first.
+        item = _last_put_down([i for i in live if i is item or not self._left_before(i.t)], item)
+        later = any(i.t > item.t and i.seat != to_play and not i.early for i in live)
+        if not (now >= item.t + (SETTLE if item.zone_seen else SETTLE + RFID_WAIT) or later):
+            return None
+        return play, to_play, live, item, later
+
+    def _decide(self, now: float, play: HandPlay, to_play: Seat, live: list[CardOnTable], item: CardOnTable,
+                later: bool) -> Generator[Proposal, Any, bool]:
+        """Commit a settled card, or ask about it or the cards around it first; True when
+        something was decided."""
+        trick = play.trick_number
+        if self.to_confirm.blocks(self.game.hand_number, trick):
+            return False                              # an earlier trick's violation rests on one read
+        first = min((i for i in live if not i.early and i.timed), key=lambda i: i.t, default=item)
+        if not play.trick and trick > 1 and first.seat != to_play and \
+                (yield from self.to_confirm.ask_winner(self.game.hand_number, trick - 1, to_play, first.seat)):
+            return True                               # the last trick's winner is in doubt: a card misread?
+        for other in sorted(live, key=lambda i: i.t):       # cards put down before this one, out of turn
+            if other.seat == to_play or other.early or not other.timed:
+                continue
+            mine = next(((c, n) for c, (k, s, n) in self.played.items() if k == trick and s == other.seat and n),
+                        None)
+            before = other.t < item.t and item.timed
+            if mine is not None and other.card is not None and (before or not self._left_before(other.t)):
+                # That player's card of this trick is recorded already, and this one went down before
+                # the trick was picked up (before or after this player's card): one of the two was shown
+                # and taken back (the reads of its going back were missed or late), not a card out of
+                # turn, nor the next trick's lead.
+                c = yield Ask(Conflict(
+                    "card-unknown", f"{SEAT_NAMES[other.seat]}'s card at trick {trick} was recorded as "
+                    f"{pretty(mine[0])}, but {SEAT_NAMES[other.seat]} put down {pretty(other.card)} too: "
+                    f"which card did {SEAT_NAMES[other.seat]} play?", trick=trick, seat=other.seat,
+                    blocking=True, ref=mine[1], proposal=other.card, evidence=tuple(other.oids)))
+                other.conflict = c.id
+                return True
+            if before:
+                if self._left_before(item.t):
+                    # A card recorded in this trick had left its zone before this one came: the trick
+                    # was being picked up, so this player's card in it went down unseen, and the one
+                    # seen is of the next trick (it waits for its turn). Not a card out of turn: a question.
+                    item.early = True
+                    unseen = CardOnTable(zone=to_play, t=other.t - 1e-3)
+                    self.cards.items.append(unseen)
+                    yield from self._ask(unseen, "card-unknown", f"a card of trick {trick} has left the table but "
+                                         f"no sensor saw {SEAT_NAMES[to_play]}'s card: which card?", to_play, trick)
+                    return True
+                if other.origin is not None and item.origin == to_play and play.trick and \
+                        self._where_thought(live):
+                    # The two hands and their times say so: both cards were seen leaving their
+                    # hands. (A card only seen in a zone may be a knocked one; a card waiting for
+                    # its turn, or more cards down than players still to play: the tricks are not
+                    # where the referee thinks; a lead: whose lead it is rests on the last trick's
+                    # cards as recorded. Then it is a question.)
+                    yield from self._write_out_of_turn(other)
+                else:
+                    yield from self._ask(other, "out-of-turn", f"a card appeared in {SEAT_NAMES[other.zone]}'s "
+                                         f"zone before {SEAT_NAMES[to_play]} played: did {SEAT_NAMES[other.zone]} "
+                                         f"play out of turn?", other.zone, trick, other.card)
+                return True
+        if play.trick and item.timed and self._left_before(item.t):
+            # Put down after a card of this trick had left its zone (and was not seen in one again):
+            # the trick was being picked up, its pickup reads missed, so this player's card in it
+            # went down unseen and this one is of the next trick (it waits for its turn).
+            item.early = True
+            unseen = CardOnTable(zone=to_play, t=item.t - 1e-3)
+            self.cards.items.append(unseen)
+            yield from self._ask(unseen, "card-unknown", f"a card of trick {trick} has left the table but "
+                                 f"no sensor saw {SEAT_NAMES[to_play]}'s card: which card?", to_play, trick)
+            return True
+        rfid_on = "rfid" in self.sources
+        if item.rfid is None and item.card_override is None and rfid_on:
+            found = self.cards.origin_card(to_play, item.t, self.played)
+            if found is not None:
+                item.origin = to_play
+                item.add_rfid(found, (f"hand:{SEAT_NAMES[to_play]}", "out"))
+                item.oids.append(self.cards.hand_off[found][1])
+            elif now < item.t + (RFID_WAIT if item.cam is not None else UNKNOWN_WAIT) and not later:
+                return False
+        card = item.card
+        if card is None or (card in self.played and item.card_override is None):
+            why = "no sensor could read it" if card is None else f"the camera read {pretty(card)}, already played"
+            yield from self._ask(item, "card-unknown", f"{SEAT_NAMES[to_play]} played a card at trick {trick} but "
+                                 f"{why}: which card?", to_play, trick)
+            return True
+        camera_only = item.rfid is None and item.card_override is None and rfid_on
+        if camera_only:
+            holder = self.deal.holder(card)
+            if holder is not None and holder != to_play:
+                yield from self._ask(item, "card-unknown", f"the camera read {pretty(card)} for "
+                                     f"{SEAT_NAMES[to_play]} but the RFID saw it dealt to {SEAT_NAMES[holder]}: "
+                                     f"which card?", to_play, trick, card)
+                return True
+        if not rfid_on and item.card_override is None and item.rfid is None and item.conf <= CAMERA_SURE:
+            yield from self._ask(item, "camera-only", f"only the camera read {SEAT_NAMES[to_play]}'s card, "
+                                 f"{pretty(card)} ({item.conf:.0%} sure), and the reading is not sure: "
+                                 f"confirm the card", to_play, trick, card)
+            return True
+        yield from self._commit(item, to_play)
+        return True
+
+    def _where_thought(self, live: list[CardOnTable]) -> bool:
+        """Are the cards down those of the trick the referee thinks is on the table: no card waiting
+        for its turn, none of a seat whose card of this trick is recorded, one card a seat, no more
+        than the players still to play? (Else a pickup went unseen and the next trick is down.)"""
+        play = self.game.play
+        recorded = {s for k, s, _ in self.played.values() if k == play.trick_number}
+        seats = [i.seat for i in live]
+        return not any(i.early for i in live) and not recorded & set(seats) and len(seats) == len(set(seats)) \
+            and len(seats) <= 4 - len(play.trick)
+
+    def _left_before(self, t: float) -> bool:
+        """Was a card recorded in the trick on the table seen leaving its zone before ``t``?"""
+        play = self.game.play
+        return any(self.left_zone.get(c, (0, 0, t))[:2] == (self.game.hand_number, play.trick_number)
+                   and self.left_zone[c][2] < t for c in play.trick)
+
+    def _ask(self, item: CardOnTable, kind: str, message: str, seat: Seat, trick: int,
+             proposal: Optional[Card] = None) -> Iterator[Proposal]:
+        """A blocking question about a card on the table, which stays there until it is answered."""
+        c = yield Ask(Conflict(kind, message, trick=trick, seat=seat, blocking=True, evidence=tuple(item.oids),
+                               proposal=proposal, item=item))
+        item.conflict = c.id
+
+    def _write_out_of_turn(self, item: CardOnTable) -> Iterator[Proposal]:
+        card = item.card
+        if card is None:
+            item.early = True
+            return
+        evidence = tuple(item.oids) + ((item.frame,) if item.frame else ())
+        yield Write({"type": "play", "seat": SEAT_NAMES[item.seat], "card": card_name(card),
+                     "evidence": list(evidence)})
+        item.early = True
+
+def shown_before(items: list[CardOnTable], item: CardOnTable) -> list[CardOnTable]:
+    """The cards ``item``'s player put down (or took from its hand) before it, in the same trick:
+    shown and taken back (one player plays one card a trick; the reads of their going back were
+    missed)."""
+    return [i for i in items if i is not item and i.seat == item.seat and i.t < item.t
+            and i.window == item.window and i.conflict is None and not i.early]
+
+def _last_put_down(live: list[CardOnTable], item: CardOnTable) -> CardOnTable:
+    """Of the cards ``item``'s player put down in this trick, the last one: the others were shown and
+    taken back (a card waiting for its turn in a later trick is not one of them)."""
+    return max([item] + [i for i in live if not i.early and item in shown_before(live, i)], key=lambda i: i.t)

@@ -1,0 +1,344 @@
+"""The play watcher's pickups: a trick leaving the table, and what its reads say of it.
+
+Part of the play watcher (:mod:`referee.play_watch`, whose state it reads and
+changes: it is a mixin of :class:`~referee.play_watch.PlayWatch`, apart so that
+each module reads in one sitting). A trick ends when its cards leave the
+zones (two or more: one card leaving is a knock or a take-back, unless it had
+lain there :data:`STAYED` seconds); its pile is the first pile antenna that
+reads one of its cards, and a pile that is not the winner's side's is a
+``wrong-pickup`` (the referee finds it on the trick's last play, which carries
+the ``pickup``). The reads of a pickup also tell what the record got wrong: a
+tag no play holds leaving a zone or reaching a pile says a card of the trick
+was misread (corrected, when the camera alone read it) or shown and taken back
+(asked); cards nobody saw are asked for before the trick is written.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from .cards import Card, card_name, pretty
+from .proposals import Ask, Conflict, Notice, Proposal, Write, chain, one
+from .seats import SEAT_NAMES, Seat
+from .table_cards import CardOnTable
+from .to_confirm import OneRead
+
+#: Seconds a card must have lain in its zone before its leaving is the pickup, not a take-back: a card
+#: shown is taken back within a second, and a read can come 0.8 s late.
+STAYED = 2.0
+#: Seconds after a trick's last card within which another card its player puts down (before the
+#: pickup) is the one it played, the first shown and taken back: a trick cannot be gathered and the
+#: next one led in less.
+SWAP_WAIT = 2.0
+#: Seconds after a trick was picked up within which a pile read is of that trick (not of the next one).
+PILE_LATE = 2.5
+#: Seconds after a trick is cleared to wait for the pile antennas.
+PICKUP_WAIT = 1.5
+
+
+class PickupWatch:
+    """The pickups of the play watcher (a mixin of :class:`~referee.play_watch.PlayWatch`)."""
+
+    def card_gone(self, source: str, zone: Seat, card: Optional[Card], t: float,
+                  oid: int, asked: bool = False) -> Optional[Iterator[Proposal]]:
+        """A card (or every card: ``card`` None) left a play zone: a pickup, a knock or a take-back.
+        Proposes a question when the trick is being picked up without a card nobody saw, or when
+        a tag no play holds leaves a zone whose recorded card a tag backs (``asked``: done)."""
+        play = self.game.play
+        on_table = set(play.trick) | (self.trick_done["cards"] if self.trick_done else set())
+        cards = self.cards
+        if source == "rfid" and card is not None:
+            self.going.add(card)                      # its tag was on the table when it left
+        if source == "camera" and card is not None:
+            trick = self.trick_done["trick"] if self.trick_done else play.trick_number
+            there = any(k == trick and s == zone for k, s, _ in self.played.values()) or \
+                any(i.zone == zone and not i.early for i in cards.items)
+            self.camera_left = (zone, t) if there else None
+        if source == "rfid" and card is not None and card not in on_table and card not in self.played and \
+                not cards.shows(card) and card not in cards.back_in_hand:
+            if not play.trick and self._just_written(t):
+                # Leaving with the trick just written (its pickup's last reads), not a card of the next.
+                last = play.trick_number - 1
+                return self._wrong_card(zone, card, oid, last) or \
+                    (None if asked else self._ask_taken_back(zone, card, oid, trick=last))
+            misread = self._wrong_card(zone, card, oid)
+            if misread is not None:
+                on_table.add(card)
+                cards.gone_cards.add(card)
+                return chain(misread, self.card_gone(source, zone, card, t, oid))
+            question = None if asked else self._ask_taken_back(zone, card, oid)
+            if question is not None:
+                return chain(question, self.card_gone(source, zone, card, t, oid, asked=True))
+            unread = next((i for i in cards.items if i.zone == zone and i.card is None and not i.early
+                           and i.conflict is None), None)
+            if unread is not None:
+                # The card the camera saw land there and could not read: this is its tag.
+                unread.add_rfid(card, (f"play:{SEAT_NAMES[zone]}", "out"))
+                unread.oids.append(oid)
+            else:
+                # A tag leaving a play zone that no sensor saw arrive: it was played there, in turn.
+                # Another card seen put down in that zone this trick was shown and taken back (its
+                # going back unread): this one was still there when the trick went, so it is the one
+                # put down last.
+                mine = [i.t for i in cards.items if i.zone == zone and not i.early and i.conflict is None]
+                before = max(mine) + 1e-3 if mine else min([i.t for i in cards.items if not i.early],
+                                                           default=t) - 1e-3
+                item = CardOnTable(zone=zone, t=before, oids=[oid])
+                item.add_rfid(card, (f"play:{SEAT_NAMES[zone]}", "out"))
+                cards.items.append(item)
+        if card is not None and (card in on_table or cards.shows(card)):
+            cards.gone_cards.add(card)                # a card of this trick (not a late read of the last one)
+            if card in play.trick:
+                self.left_zone[card] = (self.game.hand_number, play.trick_number, t)
+        here = on_table | {c for i in cards.items for c in (i.cam, i.rfid) if c is not None}
+        pickup = (card is None and (on_table or cards.items)) or len(cards.gone_cards & here) >= 2
+        if pickup:
+            return self._picked_up_at(t)
+        if card is None or card in on_table:
+            return None                               # one card moved (knocked): it stays the play it was
+        for item in cards.items:                      # maybe taken back: decided once the pickup is ruled out
+            if item.zone == zone and card == (item.cam if source == "camera" else item.rfid) \
+                    and item.conflict is None and not item.early and item.timed:
+                if t - item.t >= STAYED and not item.closed:
+                    # It had long settled: it was played, and goes with the trick being picked up
+                    # (its other cards' reads missed), not back to the hand.
+                    return self._picked_up_at(t)
+                item.gone_t = t                       # (one nobody saw put down, first read leaving
+                                                      # now, is the pickup's, its other reads missed)
+        return None
+
+    def _wrong_card(self, zone: Optional[Seat], card: Card, oid: int,
+                    trick: Optional[int] = None, pile: str = "") -> Optional[Iterator[Proposal]]:
+        """A tag, ``card``, no play of this hand holds, is read as ``trick`` (default: the one on the
+        table) is picked up: leaving ``zone``, or (``zone`` None) in a pile. A tag is not misread,
+        so a card of the trick was recorded wrong: the camera misread it, or (RFID) the card was
+        shown and taken back with the reads of its going back missed, and ``card``, the one really
+        played, was never read arriving. Leaving ``zone``: that seat's card still waiting for the
+        pickup, or recorded on one camera read (one a tag backs is asked about:
+        :meth:`_ask_taken_back`); in a pile: the one card of the trick only the camera read (with
+        RFID reads missing, a card in a pile that nobody saw played is as likely of the next
+        trick). The play is corrected with the tag's card, or the pending one changed; None when
+        no card (or more than one in a pile) could be the wrong one: a question later."""
+        trick = trick or self.game.play.trick_number
+        edge = (f"play:{SEAT_NAMES[zone]}", "out") if zone is not None else (f"pile:{pile}", "in")
+        done = self.trick_done
+        mine = [(c, n, s) for c, (k, s, n) in self.played.items() if k == trick and zone in (None, s) and c != card
+                and (self._camera_alone(n) if n else done is not None and done["card"] == c
+                     and (zone is not None or done["one"][0] == "camera"))]
+        if len(mine) != 1:
+            return None
+        read, n, zone = mine[0]
+        if not n:                                     # the trick's last card, waiting for its pickup
+            done["event"] = {**{k: v for k, v in done["event"].items() if k != "sources"},
+                             "card": card_name(card), "sources": ["rfid"],
+                             "evidence": done["event"].get("evidence", []) + [oid]}
+            done["card"] = card
+            done["one"] = ("rfid", edge, 1.0)
+            done["cards"] = (done["cards"] - {read}) | {card}
+            self.played[card] = self.played.pop(read)
+            return iter(())
+        old = {k: v for k, v in self.game.current(n).items() if k != "sources"}
+        self.played[card] = self.played.pop(read)
+        fixed = self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
+                                      "evidence": old.get("evidence", []) + [oid]}, "misread", {"evidence": [oid]})
+        # The tag's one read is the play's now: a violation resting on it waits for a second read
+        # (the pile's) or the console, as any play read once does.
+        return chain(fixed, self._note_one(n, OneRead(self.game.hand_number, card, zone, trick, "rfid", edge)))
+
+    def _shown_then_played(self) -> Optional[Notice]:
+        """The trick awaiting its pickup is going: did its last player put down another card soon
+        after the one recorded, before the pickup began? One player plays one card a trick, the
+        last one put down: the one recorded was shown and taken back (the reads of its going back
+        missed), as :func:`_last_put_down` has it for the other cards. (Later than
+        :data:`SWAP_WAIT`, it is that player's lead of the next trick.)"""
+        done = self.trick_done
+        cleared = done.get("cleared")
+        item = max((i for i in self.cards.items if i.seat == done["seat"] and i.conflict is None and not i.early
+                    and i.card is not None and i.card not in self.played and done["t"] < i.t < done["t"] + SWAP_WAIT
+                    and (cleared is None or i.t < cleared)), key=lambda i: i.t, default=None)
+        if item is None:
+            return None
+        shown, card = done["card"], item.card
+        self.cards.items.remove(item)
+        done["event"] = {**{k: v for k, v in done["event"].items() if k not in ("sources", "say")},
+                         "card": card_name(card), "evidence": list(item.oids)}
+        one = item.one_read()
+        if one is not None:
+            done["event"]["sources"] = [one]
+        done.update(card=card, cards=(done["cards"] - {shown}) | {card}, oids=item.oids, mismatch=None,
+                    one=(one, next(iter(item.rfid_reads)) if one == "rfid" else (), item.conf))
+        self.played[card] = self.played.pop(shown)
+        self.put_down[card] = item.t
+        return Notice(f"{pretty(shown)} was shown in {SEAT_NAMES[done['seat']]}'s zone and taken back: "
+                      f"{pretty(card)}, put down after it, is {SEAT_NAMES[done['seat']]}'s card")
+
+    def _just_written(self, t: float) -> bool:
+        """Was the trick before the one on the table (none of whose cards is recorded yet) picked up
+        just before ``t``, so that a read at ``t`` is of its pickup?"""
+        play = self.game.play
+        return self.flushed is not None and self.flushed[0] == play.trick_number - 1 and \
+            t - self.flushed[1] < PILE_LATE
+
+    def _dealt_in_pile(self, card: Card, oid: int, pile: str, trick: int) -> Optional[Iterator[Proposal]]:
+        """``card``, which no play holds and not a card the camera alone read wrong, went to
+        ``pile`` with ``trick``: the card its holder was dealt went with the trick, so that seat's
+        recorded card of it (backed by a tag) was shown and taken back. Asked, when the antennas
+        saw who was dealt it or one play of the trick alone was not read going with it (None
+        otherwise)."""
+        if card in self.cards.back_in_hand:
+            return None
+        holder = self.deal.holder(card)
+        if holder is None:
+            # Who was dealt it, the antennas missed: the one play of the trick whose tag no antenna
+            # read going with the trick (leaving its zone, in a pile) is the card shown and taken back.
+            shown = [s for c, (k, s, n) in self.played.items() if k == trick and n and c not in self.going]
+            if len(shown) != 1:
+                return None
+            holder = shown[0]
+        return self._ask_taken_back(holder, card, oid, pile, trick)
+
+    def _ask_taken_back(self, zone: Seat, card: Card, oid: int, pile: str = "",
+                        trick: Optional[int] = None) -> Optional[Iterator[Proposal]]:
+        """A tag no play holds, ``card``, left ``zone`` (or reached ``pile`` with the trick, dealt
+        to ``zone``'s seat) while the seat's card of the trick on the table is recorded, backed by a
+        tag: that card was shown and taken back (the reads of its going back missed) and ``card``
+        really played, or the trick was picked up unseen and ``card`` is of the next one. Which,
+        only the console can say."""
+        trick = trick or self.game.play.trick_number
+        mine = next(((c, n) for c, (k, s, n) in self.played.items() if k == trick and s == zone and n), None)
+        if mine is None:
+            return None
+        event = self.game.current(mine[1])
+        if not event.get("evidence") or "console" in event.get("sources", ()):
+            return None                               # the console settled it
+        seen = f"{pretty(card)}, a card no play holds, went to {pile}'s pile with the trick" if pile else \
+            f"{pretty(card)} left {SEAT_NAMES[zone]}'s zone"
+        return one(Ask(Conflict(
+            "card-unknown", f"{SEAT_NAMES[zone]}'s card at trick {trick} was recorded as {pretty(mine[0])}, but "
+            f"{seen}: which card did {SEAT_NAMES[zone]} play at trick {trick}?", trick=trick, seat=zone,
+            blocking=True, ref=mine[1], proposal=card, evidence=(oid,))))
+
+    def _picked_up_at(self, t: float, unseen: bool = False) -> Optional[Iterator[Proposal]]:
+        """The trick on the table is being picked up (its cards leave the zones, or reach a pile;
+        ``unseen``: a pile read a card of it that nobody saw played)."""
+        cards = self.cards
+        window = cards.pickups
+        for item in cards.items:
+            item.gone_t = None                        # picked up with the trick, not taken back
+            if item.window is None:
+                item.window = window                  # a later card in its zone is another card
+        if unseen or any(i.window == window for i in cards.items):
+            cards.pickups += 1
+        if self.trick_done is not None:
+            self.trick_done.setdefault("cleared", t)
+            return None
+        if unseen or self.game.play.trick or any(not i.early for i in cards.items):
+            if self.cleared_at is None:
+                self.cleared_at = t                   # its last card, decided later, was picked up then
+            return self._missing_play(t, window)
+        return None
+
+    def moved_on(self, t: float) -> Iterator[Proposal]:
+        """The table has moved on (a call entered, a card in the dealing area) while the hand is
+        still played in the record: its last trick was picked up with reads missing. Its pickup is
+        taken as seen, and the cards nobody saw are asked for, instead of taking the next hand's
+        calls for calls after the auction."""
+        play = self.game.play
+        if play is None or play.done:
+            return
+        self.moved_t = t
+        if self.trick_done is not None:
+            self.trick_done.setdefault("cleared", t)
+            return
+        yield from self._picked_up_at(t, unseen=True) or ()
+
+    def _missing_play(self, t: float, window: int) -> Iterator[Proposal]:
+        """The trick is being picked up but players still to play have no card: nobody saw them."""
+        play = self.game.play
+        items = self.cards.items
+        if self.blocking:
+            return
+        order = [(play.to_play + k * (1 if self.game.options.clockwise else 3)) & 3 for k in range(4 - len(play.trick))]
+        for k, seat in enumerate(order):
+            if any(i.seat == seat for i in items):
+                continue
+            # It was put down in turn: after the cards of the players before it, before those after it.
+            before = [i.t for i in items if not i.early and i.seat in order[:k]]
+            after = [i.t for i in items if not i.early and i.seat in order[k + 1:]]
+            at = max(before) + 1e-3 if before else min(after, default=t) - 1e-3
+            item = CardOnTable(zone=seat, t=at, window=window)
+            items.append(item)
+            yield from self._ask(item, "card-unknown", f"trick {play.trick_number} is being picked up but no "
+                                 f"sensor saw {SEAT_NAMES[seat]}'s card: which card?", seat, play.trick_number)
+
+    def card_in_pile(self, card: Card, where: str, t: float, oid: int) -> Optional[Iterator[Proposal]]:
+        """A pile antenna (``where``: ``NS`` or ``EW``) read ``card``: who picked the trick up.
+        Proposes the trick's last play once its pile is known."""
+        self.going.add(card)
+        done = self.trick_done
+        if done is None:
+            play = self.game.play
+            if play is not None and (card in play.trick or self.cards.shows(card)):
+                self.early_pile.setdefault(card, (where, oid))   # its trick's last play is not decided yet
+                self.cards.gone_cards.add(card)
+                return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
+            if play is not None and card not in self.played:
+                if play.trick:                        # the trick on the table: a recorded card of it wrong?
+                    question = self._dealt_in_pile(card, oid, where, play.trick_number)
+                    if question is not None:
+                        return question
+                elif play.trick_number > 1:           # the trick just picked up: misread?
+                    misread = self._wrong_card(None, card, oid, play.trick_number - 1, where)
+                    if misread is None and self._just_written(t):
+                        misread = self._dealt_in_pile(card, oid, where, play.trick_number - 1)
+                    if misread is not None:
+                        return misread
+                return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick
+            return None
+        if card not in done["cards"] and card not in self.played:
+            return self._wrong_card(None, card, oid, done["trick"], where) or \
+                self._dealt_in_pile(card, oid, where, done["trick"])
+        if card not in done["cards"] or done.get("pile"):
+            return None
+        done["pile"] = where
+        done["pile_obs"] = oid
+        done["pile_card"] = card
+        return self._flush_trick()
+
+    def _picked_up(self, now: float) -> bool:
+        """Has the complete trick awaiting its pickup been picked up by ``now``? Its pickup was
+        seen, or time or a next card says it happened."""
+        done = self.trick_done
+        cleared = done.get("cleared")
+        wait = PICKUP_WAIT if "rfid" in self.sources else 0.0      # no pile antennas to wait for
+        # A later card says so, unless it is in the zone of the trick's last card with no sign of the
+        # pickup yet: then it may be the card that player really put down (the one recorded shown
+        # and taken back, its return reads missed); the pile's reads will say (:meth:`card_in_pile`).
+        return (cleared is not None and now >= cleared + wait) or now >= done["t"] + 8.0 or \
+            any(i.t > done["t"] + 0.1 and not i.early and i.seat != done["seat"] for i in self.cards.items)
+
+    def _flush_trick(self) -> Iterator[Proposal]:
+        """Write the trick's last play, with who picked the trick up."""
+        if self.trick_done is None:
+            return
+        swapped = self._shown_then_played()
+        if swapped is not None:
+            yield swapped
+        done, self.trick_done = self.trick_done, None
+        self.flushed = (done["trick"], done.get("cleared", done["t"]))
+        self.cleared_at = None
+        self.cards.items = [i for i in self.cards.items if i.early or i.conflict is not None or i.t > done["t"]]
+        self.cards.gone_cards = set()
+        hand = self.game.hand_number
+        event = done["event"]
+        if event.get("sources") and done.get("pile_card") == done["card"]:
+            del event["sources"]                      # the pile antenna read it too: a second read
+            done["one"] = (None, (), 1.0)
+        if done.get("pile"):
+            pile = done["pile"]
+            event["pickup"] = {"pile": pile, "evidence": [done["pile_obs"]]}
+        n = len(self.game.events) + 1
+        self.played[done["card"]] = (done["trick"], done["seat"], n)
+        yield Write(event)
+        yield from self._after_play(hand, done["trick"], done["seat"], done["card"], n, done["one"],
+                                    done["mismatch"], done["oids"])
