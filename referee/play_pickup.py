@@ -315,7 +315,7 @@ class PickupWatch:
         # pickup yet: then it may be the card that player really put down (the one recorded shown
         # and taken back, its return reads missed); the pile's reads will say (:meth:`card_in_pile`).
         return (cleared is not None and now >= cleared + wait) or now >= done["t"] + 8.0 or \
-            any(i.t > done["t"] + 0.1 and not i.early and i.seat != done["seat"] for i in self.cards.items)
+            any(i.t > done["t"] + 0.1 and not i.early and i.timed and i.seat != done["seat"] for i in self.cards.items)
 
     def _flush_trick(self) -> Iterator[Proposal]:
         """Write the trick's last play, with who picked the trick up."""
