@@ -98,13 +98,13 @@ class PickupWatch:
             return None                               # one card moved (knocked): it stays the play it was
         for item in cards.items:                      # maybe taken back: decided once the pickup is ruled out
             if item.zone == zone and card == (item.cam if source == "camera" else item.rfid) \
-                    and item.conflict is None and not item.early and item.timed:
-                if t - item.t >= STAYED and not item.closed:
+                    and item.conflict is None and not item.early:
+                if item.timed and t - item.t >= STAYED and not item.closed:
                     # It had long settled: it was played, and goes with the trick being picked up
                     # (its other cards' reads missed), not back to the hand.
                     return self._picked_up_at(t)
                 item.gone_t = t                       # (one nobody saw put down, first read leaving
-                                                      # now, is the pickup's, its other reads missed)
+                                                      # now: :meth:`TableCards.taken_back` says which)
         return None
 
     def _wrong_card(self, zone: Optional[Seat], card: Card, oid: int,

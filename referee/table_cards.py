@@ -22,6 +22,9 @@ from .seats import SEAT_NAMES, Seat
 #: and with reads missing the next sign of it (another card leaving, a pile read) may come late.
 #: A card taken back is seen back in its hand sooner, as a rule.
 TAKEBACK_WAIT = 1.0
+#: Seconds a card nobody saw put down, first read leaving its zone, waits for its seat to put
+#: another card down (then it was shown and taken back) before it counts as the card played.
+LONE_WAIT = 2.0
 #: A tag seen leaving a hand this soon after it came back is a late read of the earlier edge.
 STALE_READ = 0.4
 #: Seconds between a tag leaving a hand and its card landing in a zone: a card read in a zone
@@ -207,8 +210,16 @@ class TableCards:
         target.oids.append(oid)
 
     def taken_back(self, now: float) -> list[CardOnTable]:
-        """The cards that left their zone :data:`TAKEBACK_WAIT` ago with no pickup: taken back."""
-        gone = [i for i in self.items if i.gone_t is not None and now >= i.gone_t + TAKEBACK_WAIT]
+        """The cards that left their zone :data:`TAKEBACK_WAIT` ago with no pickup: taken back.
+
+        A card nobody saw put down, first read leaving its zone, was taken back only if its seat
+        then put another card down (the one it played); if none comes within :data:`LONE_WAIT`,
+        it was the card played, the other reads of its trick's pickup missed: it stays."""
+        for item in self.items:
+            if item.gone_t is not None and not item.timed and now >= item.gone_t + LONE_WAIT:
+                item.gone_t = None
+        gone = [i for i in self.items if i.gone_t is not None and now >= i.gone_t + TAKEBACK_WAIT
+                and (i.timed or any(o.seat == i.seat and o.timed and o.t > i.gone_t for o in self.items))]
         for item in gone:
             self.items.remove(item)
             self.gone_cards.discard(item.card)
