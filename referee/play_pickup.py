@@ -86,8 +86,11 @@ class PickupWatch:
                 item = CardOnTable(zone=zone, t=before, oids=[oid])
                 item.add_rfid(card, (f"play:{SEAT_NAMES[zone]}", "out"))
                 cards.items.append(item)
-        if card is not None and (card in on_table or cards.shows(card)):
-            cards.gone_cards.add(card)                # a card of this trick (not a late read of the last one)
+        elsewhere = source == "camera" and card in self.played and self.played[card][1] != zone
+        if card is not None and (card in on_table or cards.shows(card)) and not elsewhere:
+            # A card of this trick (not a late read of the last one; and, the camera's, where it lies:
+            # one it reads leaving another seat's zone is another card, shown there, misread as it).
+            cards.gone_cards.add(card)
             if card in play.trick:
                 self.left_zone[card] = (self.game.hand_number, play.trick_number, t)
         here = on_table | {c for i in cards.items for c in (i.cam, i.rfid) if c is not None}
