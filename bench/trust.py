@@ -126,7 +126,8 @@ def run() -> None:
     measure = {"now": _now, "before": lambda *a: _before(tree, *a)}
     print(f"referee simulate --faults realistic, {hands} hands per table (seed 1). q/hand: questions the console "
           f"had to answer per hand (the record waits); tc/hand: of which 'to confirm'; told: conflicts per hand "
-          f"the console was only told of; 2nd-rd: violations to confirm a second read confirmed; left: never "
+          f"the console was told of or asked without holding the record (a camera read the RFID overruled; "
+          f"since round 6 an in-doubt question); 2nd-rd: violations to confirm a second read confirmed; left: never "
           f"confirmed; wdrn: violations reported, then withdrawn when their hand's record proved impossible and the "
           f"console dismissed them (counted apart from the false accusations: shown, not kept); untr: planted but "
           f"untraceable by any sensor (not in the recall)")
@@ -143,8 +144,8 @@ def run() -> None:
                         questions[(rules, name, s)] = result["metrics"]["questions"]
         print("\nquestions per hand by kind (card-unknown: a card no sensor could read; out-of-turn: the order of "
               "a trick; deal, gathered, turned: the deal; camera-only: a camera read that is not sure; "
-              "card-mismatch: camera and RFID disagree; to-confirm: a violation resting on one read; in-doubt: a "
-              "violation of a hand whose record proved impossible)")
+              "card-mismatch: camera and RFID disagree; to-confirm: a violation resting on one read; in-doubt, "
+              "before round 6 only: a violation of a hand whose record proved impossible)")
         for (rules, name, s), q in questions.items():
             per = ", ".join(f"{k} {v / hands:.3f}" for k, v in sorted(q.items()))
             print(f"  {rules:8} {name:12} {s:7} {per}")
