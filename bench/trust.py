@@ -142,6 +142,9 @@ def run() -> None:
                     start = time.perf_counter()
                     result = measure[s](hands, seed, faults, rules)
                     print(f"{rules:8} {name:12} {s:7} {_line(result, time.perf_counter() - start)}", flush=True)
+                    for what in ("false_examples", "missed_examples"):       # the first few, to trace
+                        for example in result.get("metrics", {}).get(what, ()):
+                            print(f"    {what.split('_')[0]}: {json.dumps(example)}")
                     if "metrics" in result:
                         questions[(rules, name, s)] = result["metrics"]["questions"]
         print("\nquestions per hand by kind (card-unknown: a card no sensor could read; out-of-turn: the order of "
