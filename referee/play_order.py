@@ -20,6 +20,7 @@ from .cards import Card, card_name, pretty
 from .play import HandPlay
 from .proposals import Ask, Conflict, Notice, Proposal, Write
 from .seats import SEAT_NAMES, Seat
+from .play_pickup import STAYED
 from .table_cards import CardOnTable
 
 #: Seconds a card must stay in a play zone before it counts as played (a card
@@ -147,10 +148,11 @@ class TurnOrder:
                                          f"zone before {SEAT_NAMES[to_play]} played: did {SEAT_NAMES[other.zone]} "
                                          f"play out of turn?", other.zone, trick, other.card)
                 return True
-        if play.trick and item.timed and self._left_before(item.t):
-            # Put down after a card of this trick had left its zone (and was not seen in one again):
-            # the trick was being picked up, its pickup reads missed, so this player's card in it
-            # went down unseen and this one is of the next trick (it waits for its turn).
+        if play.trick and item.timed and self._left_before(item.t, lain=STAYED):
+            # Put down after a card of this trick that had long lain there left its zone (and was not
+            # seen in one again): the trick was being picked up, its pickup reads missed, so this
+            # player's card in it went down unseen and this one is of the next trick (it waits for
+            # its turn). (One that left soon after it was put down may have been taken back.)
             item.early = True
             unseen = CardOnTable(zone=to_play, t=item.t - 1e-3)
             self.cards.items.append(unseen)
@@ -198,11 +200,13 @@ class TurnOrder:
         return not any(i.early for i in live) and not recorded & set(seats) and len(seats) == len(set(seats)) \
             and len(seats) <= 4 - len(play.trick)
 
-    def _left_before(self, t: float) -> bool:
-        """Was a card recorded in the trick on the table seen leaving its zone before ``t``?"""
+    def _left_before(self, t: float, lain: float = 0.0) -> bool:
+        """Was a card recorded in the trick on the table seen leaving its zone before ``t`` (``lain``
+        seconds or more after it was put down)?"""
         play = self.game.play
         return any(self.left_zone.get(c, (0, 0, t))[:2] == (self.game.hand_number, play.trick_number)
-                   and self.left_zone[c][2] < t for c in play.trick)
+                   and self.left_zone[c][2] < t and self.left_zone[c][2] - self.put_down.get(c, 0.0) >= lain
+                   for c in play.trick)
 
     def _ask(self, item: CardOnTable, kind: str, message: str, seat: Seat, trick: int,
              proposal: Optional[Card] = None) -> Iterator[Proposal]:

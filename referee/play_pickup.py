@@ -48,7 +48,7 @@ class PickupWatch:
         on_table = set(play.trick) | (self.trick_done["cards"] if self.trick_done else set())
         cards = self.cards
         if source == "rfid" and card is not None:
-            self.going.add(card)                      # its tag was on the table when it left
+            self.going[card] = t                      # its tag was on the table when it left
         if source == "camera" and card is not None:
             trick = self.trick_done["trick"] if self.trick_done else play.trick_number
             there = any(k == trick and s == zone for k, s, _ in self.played.values()) or \
@@ -182,7 +182,7 @@ class PickupWatch:
         return self.flushed is not None and self.flushed[0] == play.trick_number - 1 and \
             t - self.flushed[1] < PILE_LATE
 
-    def _dealt_in_pile(self, card: Card, oid: int, pile: str, trick: int) -> Optional[Iterator[Proposal]]:
+    def _dealt_in_pile(self, card: Card, oid: int, pile: str, trick: int, t: float) -> Optional[Iterator[Proposal]]:
         """``card``, which no play holds and not a card the camera alone read wrong, went to
         ``pile`` with ``trick``: the card its holder was dealt went with the trick, so that seat's
         recorded card of it (backed by a tag) was shown and taken back. Asked, when the antennas
@@ -193,8 +193,10 @@ class PickupWatch:
         holder = self.deal.holder(card)
         if holder is None:
             # Who was dealt it, the antennas missed: the one play of the trick whose tag no antenna
-            # read going with the trick (leaving its zone, in a pile) is the card shown and taken back.
-            shown = [s for c, (k, s, n) in self.played.items() if k == trick and n and c not in self.going]
+            # read going with the trick (leaving its zone, in a pile, just before ``t``) is the card
+            # shown and taken back.
+            shown = [s for c, (k, s, n) in self.played.items() if k == trick and n
+                     and t - self.going.get(c, -PILE_LATE) >= PILE_LATE]
             if len(shown) != 1:
                 return None
             holder = shown[0]
@@ -277,7 +279,7 @@ class PickupWatch:
     def card_in_pile(self, card: Card, where: str, t: float, oid: int) -> Optional[Iterator[Proposal]]:
         """A pile antenna (``where``: ``NS`` or ``EW``) read ``card``: who picked the trick up.
         Proposes the trick's last play once its pile is known."""
-        self.going.add(card)
+        self.going[card] = t
         done = self.trick_done
         if done is None:
             play = self.game.play
@@ -287,20 +289,20 @@ class PickupWatch:
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
             if play is not None and card not in self.played:
                 if play.trick:                        # the trick on the table: a recorded card of it wrong?
-                    question = self._dealt_in_pile(card, oid, where, play.trick_number)
+                    question = self._dealt_in_pile(card, oid, where, play.trick_number, t)
                     if question is not None:
                         return question
                 elif play.trick_number > 1:           # the trick just picked up: misread?
                     misread = self._wrong_card(None, card, oid, play.trick_number - 1, where)
                     if misread is None and self._just_written(t):
-                        misread = self._dealt_in_pile(card, oid, where, play.trick_number - 1)
+                        misread = self._dealt_in_pile(card, oid, where, play.trick_number - 1, t)
                     if misread is not None:
                         return misread
                 return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick
             return None
         if card not in done["cards"] and card not in self.played:
             return self._wrong_card(None, card, oid, done["trick"], where) or \
-                self._dealt_in_pile(card, oid, where, done["trick"])
+                self._dealt_in_pile(card, oid, where, done["trick"], t)
         if card not in done["cards"] or done.get("pile"):
             return None
         done["pile"] = where

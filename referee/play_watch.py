@@ -82,7 +82,7 @@ class PlayWatch(TurnOrder, PickupWatch):
         self.moved_t: Optional[float] = None                    # the table moved on to the next deal then
         self.camera_left: Optional[tuple[Seat, float]] = None   # the camera saw a recorded card leave a zone
         self.flushed: Optional[tuple[int, float]] = None        # the last trick written, and when it went
-        self.going: set[Card] = set()                           # tags read leaving a zone or in a pile
+        self.going: dict[Card, float] = {}                      # tags read leaving a zone or in a pile: when
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
