@@ -112,7 +112,8 @@ class TurnOrder:
             mine = next(((c, n) for c, (k, s, n) in self.played.items() if k == trick and s == other.seat and n),
                         None)
             before = other.t < item.t and item.timed
-            if mine is not None and other.card is not None and (before or not self._left_before(other.t)):
+            unpicked = not self._left_before(other.t) and (self.cleared_at is None or other.t < self.cleared_at)
+            if mine is not None and other.card is not None and (before or unpicked):
                 # That player's card of this trick is recorded already, and this one went down before
                 # the trick was picked up (before or after this player's card): one of the two was shown
                 # and taken back (the reads of its going back were missed or late), not a card out of
