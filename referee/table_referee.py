@@ -452,12 +452,7 @@ class TableReferee:
         for m in event.get("misdeals", ()) if event["type"] == "deal" else ():
             self.table_violations.append((hand, _misdeal_violation(m)))    # reported when it happened
         if winner is not None and event["pickup"]["pile"] != TEAM_NAMES[team_of(winner)]:
-            pile = event["pickup"]["pile"]
-            self._table_violation(hand, Violation(
-                "wrong-pickup", TEAM_NAMES.index(pile),
-                f"trick {trick} went to {pile}'s pile, but {SEAT_NAMES[winner]} ({TEAM_NAMES[team_of(winner)]}) "
-                f"won it", trick=trick, evidence=tuple(event["pickup"].get("evidence", ())),
-                params=(("pile", pile), ("winner", SEAT_NAMES[winner]))))
+            self._table_violation(hand, _wrong_pickup(trick, event["pickup"], winner))
         for result in self.game.results[results:]:
             for v in result.violations:               # the audit of a hand whose deal was not seen
                 if v.to_confirm and v not in found:
@@ -500,7 +495,8 @@ class TableReferee:
 
     def _recheck_pickups(self, hand: int) -> None:
         """A play of this hand was corrected: a wrong pickup its trick's new winner's side made
-        is no wrong pickup (the wrong card made another seat the winner)."""
+        is no wrong pickup (the wrong card made another seat the winner), and a pickup by the
+        side that no longer won the trick is one."""
         winners = self.game.play.winners
         for h, v in list(self.table_violations):
             if h == hand and v.rule == "wrong-pickup" and v.trick is not None and v.trick <= len(winners) \
@@ -508,6 +504,13 @@ class TableReferee:
                 self.table_violations.remove((h, v))
                 self._out.append(Output("notice", {"message": f"trick {v.trick} went to the pile of its winner's "
                                                               f"side after all: no wrong pickup"}))
+        flagged = {v.trick for h, v in self.table_violations if h == hand and v.rule == "wrong-pickup"}
+        for trick, _, n in set(self.play_watch.played.values()):
+            event = self.game.current(n) if n else None
+            pickup = event.get("pickup") if event else None
+            if pickup and trick <= len(winners) and trick not in flagged \
+                    and pickup["pile"] != TEAM_NAMES[team_of(winners[trick - 1])]:
+                self._table_violation(hand, _wrong_pickup(trick, pickup, winners[trick - 1]))
 
     def _table_violation(self, hand: int, v: Violation) -> None:
         self.table_violations.append((hand, v))
@@ -561,6 +564,15 @@ class TableReferee:
         return snapshot(self.game, self.mode, self.dealer, self.n_obs, self.violations(), self.to_confirm(),
                         self.conflicts, self.play_watch.cards.items, self.sensors, self.deal_watch.seen_hands,
                         awaiting_pickup=(done["seat"], done["card"]) if done is not None else None)
+
+
+def _wrong_pickup(trick: int, pickup: dict[str, Any], winner: Seat) -> Violation:
+    """Trick ``trick`` went to ``pickup``'s pile, not that of ``winner``'s side."""
+    pile = pickup["pile"]
+    return Violation("wrong-pickup", TEAM_NAMES.index(pile),
+                     f"trick {trick} went to {pile}'s pile, but {SEAT_NAMES[winner]} ({TEAM_NAMES[team_of(winner)]}) "
+                     f"won it", trick=trick, evidence=tuple(pickup.get("evidence", ())),
+                     params=(("pile", pile), ("winner", SEAT_NAMES[winner])))
 
 
 def _misdeal_violation(data: dict[str, Any]) -> Violation:

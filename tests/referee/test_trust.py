@@ -123,6 +123,9 @@ CASES = [
     # round 6, a miss (camera only): a card E showed and took back, read as the card the camera had
     # misread S's as, was taken for S's recorded card leaving: the trick "picked up" too soon
     (2700253, "classic", "realistic,rfid=false"),
+    # round 6, a miss (both sensors): a camera misread made the side that took the trick its winner; the
+    # pile's tag corrected the card, and the pickup, now by the wrong side, was never checked again
+    (2300079, "classic", "realistic"),
 ]
 
 
