@@ -24,8 +24,9 @@ from .table_cards import CardOnTable
 from .to_confirm import OneRead
 
 #: Seconds a card must have lain in its zone before its leaving is the pickup, not a take-back: a card
-#: shown is taken back within a second, and a read can come 0.8 s late.
-STAYED = 2.0
+#: that stayed :data:`~referee.play_order.SETTLE` was played (a card shown is taken back well within it),
+#: and a late read of its leaving can add a few tenths.
+STAYED = 1.3
 #: Seconds after a trick's last card within which another card its player puts down (before the
 #: pickup) is the one it played, the first shown and taken back: a trick cannot be gathered and the
 #: next one led in less.
