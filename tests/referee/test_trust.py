@@ -178,3 +178,23 @@ def test_a_violation_the_console_confirms_later_is_reported_with_its_own_hand():
     [ask] = [p for p in doubt.ask(2, revoke, []) if isinstance(p, Ask)]
     [flag] = [p for p in doubt.answer(ask.conflict, "confirm") if isinstance(p, Flag)]
     assert flag.violation == revoke and flag.hand == 2
+
+
+def test_plays_read_once_follow_their_plays_when_the_tricks_are_put_in_turn():
+    """trick_order moves a trick's plays to other events of the record: the play read once and the
+    violations waiting on it follow the play, so that a confirmation corrects the right event (round 6;
+    before, the waiting violations kept the old event's number; the open questions' ``ref`` follow in
+    the table referee, :meth:`TableReferee._put_in_turn`)."""
+    from referee.game import Game
+    from referee.proposals import Conflict
+    from referee.to_confirm import OneRead, ToConfirm
+    from referee.violations import Violation
+
+    conflicts = [Conflict("to-confirm", "only one RFID antenna read W's card", hand=1, trick=2, seat=3, ref=12)]
+    part = ToConfirm(Game(TableReferee.make_header("contree")), conflicts)
+    part.note(12, OneRead(1, 5, 3, 2, "rfid", ("play:W", "in")))
+    part.asked[1] = (conflicts[0], 0.0)
+    part.rests_on(Violation("must-follow", 3, "W did not follow suit", card=5, trick=2, to_confirm=(12,)))
+    part.renumbered({12: 14, 14: 12})
+    assert set(part.plays) == {14} and part.plays[14].card == 5
+    assert part.waiting[0].to_confirm == (14,)
