@@ -130,11 +130,7 @@ class TurnOrder:
                     # A card recorded in this trick had left its zone before this one came: the trick
                     # was being picked up, so this player's card in it went down unseen, and the one
                     # seen is of the next trick (it waits for its turn). Not a card out of turn: a question.
-                    item.early = True
-                    unseen = CardOnTable(zone=to_play, t=other.t - 1e-3)
-                    self.cards.items.append(unseen)
-                    yield from self._ask(unseen, "card-unknown", f"a card of trick {trick} has left the table but "
-                                         f"no sensor saw {SEAT_NAMES[to_play]}'s card: which card?", to_play, trick)
+                    yield from self._went_unseen(item, to_play, trick, other.t)
                     return True
                 if other.origin is not None and item.origin == to_play and play.trick and \
                         self._where_thought(live):
@@ -154,11 +150,7 @@ class TurnOrder:
             # seen in one again): the trick was being picked up, its pickup reads missed, so this
             # player's card in it went down unseen and this one is of the next trick (it waits for
             # its turn). (One that left soon after it was put down may have been taken back.)
-            item.early = True
-            unseen = CardOnTable(zone=to_play, t=item.t - 1e-3)
-            self.cards.items.append(unseen)
-            yield from self._ask(unseen, "card-unknown", f"a card of trick {trick} has left the table but "
-                                 f"no sensor saw {SEAT_NAMES[to_play]}'s card: which card?", to_play, trick)
+            yield from self._went_unseen(item, to_play, trick, item.t)
             return True
         rfid_on = "rfid" in self.sources
         if item.rfid is None and item.card_override is None and rfid_on:
@@ -190,6 +182,15 @@ class TurnOrder:
             return True
         yield from self._commit(item, to_play)
         return True
+
+    def _went_unseen(self, item: CardOnTable, to_play: Seat, trick: int, before: float) -> Iterator[Proposal]:
+        """``item`` is of the next trick (it waits for its turn): ``to_play``'s card of ``trick``,
+        put down before ``before``, nobody saw; the console is asked which it was."""
+        item.early = True
+        unseen = CardOnTable(zone=to_play, t=before - 1e-3)
+        self.cards.items.append(unseen)
+        yield from self._ask(unseen, "card-unknown", f"a card of trick {trick} has left the table but "
+                             f"no sensor saw {SEAT_NAMES[to_play]}'s card: which card?", to_play, trick)
 
     def _where_thought(self, live: list[CardOnTable]) -> bool:
         """Are the cards down those of the trick the referee thinks is on the table: no card waiting
