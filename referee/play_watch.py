@@ -306,16 +306,22 @@ class PlayWatch(TurnOrder, PickupWatch):
             before = parse_card(old["card"])
             if chosen != before:
                 twin = self.played.get(chosen) if c.hand == self.game.hand_number else None
-                yield from self.name_card(c.ref, chosen, why)
+                known = dict(self.played)
                 if c.hand == self.game.hand_number:
-                    # The real card is recorded now: the old one is still to play, and
-                    # readings of the real one still waiting in a zone are that same card.
+                    # The real card is recorded now: the old one is still to play. (Known before the
+                    # correction is written: putting the later tricks in turn reads the plays.)
                     entry = self.played.get(before)
                     if entry is not None and entry[2] == c.ref:
                         self.played[chosen] = self.played.pop(before)
                     else:
                         self.played[chosen] = (c.trick, c.seat, c.ref)
-                    self.cards.items = [i for i in self.cards.items
+                try:
+                    yield from self.name_card(c.ref, chosen, why)
+                except RecordError:
+                    self.played = known
+                    raise
+                if c.hand == self.game.hand_number:       # readings of the real one still waiting in a
+                    self.cards.items = [i for i in self.cards.items     # zone are that same card
                                         if i.conflict is not None or chosen not in (i.rfid, i.cam)]
                 if twin is not None and twin[2] and twin[2] != c.ref:
                     doubt = twin                  # that card was recorded as another play of the hand too
