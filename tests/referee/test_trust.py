@@ -51,7 +51,8 @@ CASES = [
     # its trick's cards were taken for out of turn (now asked as a second card of that seat)
     (2400188, "contree", RFID_ONLY),
     # round 6, 1 (both sensors): a card the camera saw land and could not read, whose tag was first read
-    # leaving at the pickup, stayed on the table as a second card and came back "out of turn"
+    # leaving at the pickup, stayed on the table as a second card and came back "out of turn" (in the
+    # benchmark's run; main passes the game as this test replays it)
     (2400166, "classic", "realistic"),
     # round 6, 1 withdrawn (both sensors): a card shown and taken back still counted as on its way from
     # the hand; the camera's unreadable read of the card really played took its tag, and the hand came
@@ -106,19 +107,20 @@ CASES = [
     # later; that card's tag landing then was taken for a second read of the misread (now: a tag landing
     # where the camera alone read its card tricks before asks which card that was)
     (2700143, "contree", "realistic"),
-    # round 6, 1 withdrawn: a trick picked up with one read: a card that had lain in its zone for three
-    # seconds, seen leaving, was taken as shown and taken back; the next trick's cards were recorded
-    # as that trick's
+    # round 6, 1 withdrawn on the way (main passes it): a trick picked up with one read: a card that had
+    # lain in its zone for three seconds, seen leaving, was taken as shown and taken back; the next
+    # trick's cards were recorded as that trick's
     (2700289, "contree", RFID_ONLY),
     # round 6, a miss the last fix made on the way (a card shown, whose leaving was read late, was
     # taken for the pickup): kept as a check of the 2 s a card must lie in its zone first
     (2900112, "classic", RFID_ONLY),
-    # round 6, a miss: a tag first read leaving its zone at the pickup (W's real card, a question) was
-    # taken for a card put down after the trick's last one, and the trick went without its pile
+    # round 6, a miss on the way (main passes it): a tag first read leaving its zone at the pickup (W's
+    # real card, a question) was taken for a card put down after the trick's last one, and the trick
+    # went without its pile
     (2100185, "contree", RFID_ONLY),
-    # round 6, 1 withdrawn on the way: a card shown whose only read was its leaving the zone, then the
-    # card really played: the first was taken for the card played (now: taken back, since its seat put
-    # another card down within 2 s; with none, as in 2500206 above, it is the card played)
+    # round 6, 1 withdrawn on the way (main passes it): a card shown whose only read was its leaving the
+    # zone, then the card really played: the first was taken for the card played (now: taken back, since
+    # its seat put another card down within 2 s; with none, as in 2500206 above, it is the card played)
     (2100169, "contree", RFID_ONLY),
     # round 6, a miss (camera only): a card E showed and took back, read as the card the camera had
     # misread S's as, was taken for S's recorded card leaving: the trick "picked up" too soon
