@@ -12,6 +12,14 @@ all. A card from another deck, or a 2-6, has no such consistent set.
 
 A candidate is kept only when the mapped face is a card seen from above
 (convex, near-right corners, a card's proportions) with enough inliers.
+A photo's pixels need not be square: an export resized to a square (a 4:3
+phone photo or a 16:9 webcam frame saved as 640 x 640) stretches every card
+along the picture's axes, into a parallelogram of other proportions. So the
+shape is judged up to a stretch of the picture's width (``_STRETCHES``); the
+best-proven card (most inliers) fixes the photo's stretch (the middle of the
+stretches at which it is card-shaped: where its corners are square and its
+proportions a card's), and every other card must be card-shaped at nearly
+that same stretch: one photo has one pixel shape.
 Several cards may be proposed at one place (two cards sharing a picture or
 a pip layout, a king of hearts and of diamonds, an 8 of spades and of
 clubs): keypoints alone do not tell them apart, so ``vision.recognize``
@@ -42,9 +50,15 @@ _RATIO = 0.8
 _RANSAC_PX = 5.0
 _WORK_SIDE = 1400
 _FACE_SIDE = 352
-#: Corners of the mapped face within 90 +- 25 degrees, proportions 1.2-1.9.
+#: Corners of the mapped face within 90 +- 25 degrees, proportions 1.2-1.9
+#: (once the photo's stretch is undone).
 _MAX_CORNER_COS = 0.42
 _ASPECT = (1.2, 1.9)
+#: The stretches of the picture's width tried (1 among them: square pixels)
+#: and how far (steps of the grid, about 5 % each) another card's may be
+#: from the photo's.
+_STRETCHES = np.geomspace(0.5, 2.0, 29)
+_SAME_STRETCH = 2
 
 
 @dataclass(frozen=True)
@@ -130,10 +144,25 @@ def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> list[Hit]:
         if homography is None or int(inliers.sum()) < MIN_INLIERS:
             continue
         quad = cv2.perspectiveTransform(outline, homography).reshape(4, 2).astype(np.float32)
-        if _card_shaped(quad):
-            n = int(inliers.sum())
-            candidates.append(Hit(card, quad, n, homography, (w, h)))
-    return sorted(candidates, key=lambda c: -c.inliers)
+        stretches = card_stretches(quad)
+        if len(stretches):
+            candidates.append((Hit(card, quad, int(inliers.sum()), homography, (w, h)), stretches))
+    return _one_stretch(sorted(candidates, key=lambda c: -c[0].inliers))
+
+
+def _one_stretch(candidates: list[tuple[Hit, np.ndarray]]) -> list[Hit]:
+    """The candidates card-shaped at the photo's stretch: the middle of the
+    best-proven one's."""
+    if not candidates:
+        return []
+    photo = float(np.median(candidates[0][1]))
+    return [hit for hit, stretches in candidates if np.abs(stretches - photo).min() <= _SAME_STRETCH]
+
+
+def card_stretches(quad: np.ndarray) -> np.ndarray:
+    """The indices of ``_STRETCHES`` at which ``quad`` is a card seen from
+    above, its picture's width divided by that stretch (empty: at none)."""
+    return np.array([i for i, s in enumerate(_STRETCHES) if _card_shaped(quad / np.float32([s, 1.0]))], np.int64)
 
 
 def _card_shaped(quad: np.ndarray) -> bool:
