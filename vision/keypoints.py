@@ -41,7 +41,12 @@ from .deck import Deck
 from .face_match import despeckled
 
 #: Inliers a card needs: below, the keypoints do not prove it lies there.
-MIN_INLIERS = 12
+#: Between ``MIN_INLIERS`` and ``PROVEN`` (a plain card's few pips, a card
+#: far from the camera) they propose it and place it roughly, and the
+#: reading (``vision.face_match``: ECC, then the correlation) must prove it;
+#: an outline found on it gives the place its geometry (``vision.recognize``).
+MIN_INLIERS = 8
+PROVEN = 12
 #: Lowe's ratio of the nearest to the second nearest enrolled descriptor
 #: (when the two belong to different cards).
 _RATIO = 0.8
