@@ -17,6 +17,7 @@ from referee.cards import parse_card
 from vision.confidence import Evidence, decide
 from vision.enrol import deck_from_faces
 from vision.face_match import neighbours
+from vision.keypoints import keypoint_candidates
 from vision.photo_sets import deck_faces, webcam_shot
 from vision.recognize import recognize
 
@@ -117,3 +118,23 @@ def test_a_black_and_white_photo_of_a_red_card_is_not_read_as_black(deck):
         grey = cv2.cvtColor(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
         named = [f["card"] for f in recognize(grey, deck) if f["card"]]
         assert all(parse_card(n) == card for n in named), (name, named)
+
+
+@pytest.mark.parametrize("size, card", [((640, 640), "Kd"), ((450, 600), "Qc"), ((450, 600), "Js")])
+def test_a_photo_stretched_to_a_square_is_still_read(deck, size, card):
+    """A labelled set's export resizes every photo to 640 x 640: a 4:3 frame
+    is stretched by 4/3 along one axis, a 16:9 one by 16/9 (here a 4:3 frame
+    squeezed to 450 x 600, the same shape of pixels). Each card is stretched
+    along the picture's axes: its corners no longer square nor its
+    proportions a card's. The keypoints' shape check allows the photo one
+    stretch, so the card is still found where it lies, and read."""
+    faces = deck_faces("bidly-scans", DATASETS)
+    shot = webcam_shot(faces, parse_card(card), "beige", "report", 2)
+    image = cv2.resize(shot.image, size, interpolation=cv2.INTER_AREA)
+    truth = shot.cards[0].corners * np.float32([size[0] / 800, size[1] / 600])
+    hits = keypoint_candidates(image, deck)
+    assert hits and hits[0].card == parse_card(card), [(h.card, h.inliers) for h in hits]
+    error = min(float(np.abs(np.roll(hits[0].quad, k, axis=0) - truth).max()) for k in range(4))
+    assert error <= 4.0, error
+    found = [f for f in recognize(image, deck) if f["card"]]
+    assert [f["card"] for f in found] == [card], found
