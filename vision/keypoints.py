@@ -33,6 +33,8 @@ of a heap from what changed (``vision.track``), which needs none of this.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
 
 import cv2
 import numpy as np
@@ -55,6 +57,10 @@ _RATIO = 0.8
 _RANSAC_PX = 5.0
 _WORK_SIDE = 1400
 _FACE_SIDE = 352
+#: SIFT's contrast threshold (low: a webcam's soft print still gives keypoints).
+_CONTRAST = 0.02
+#: Bumped when what the deck's index holds changes, so cached ones are remade.
+INDEX_VERSION = 1
 #: Corners of the mapped face within 90 +- 25 degrees, proportions 1.2-1.9
 #: (once the photo's stretch is undone).
 _MAX_CORNER_COS = 0.42
@@ -78,29 +84,50 @@ class Hit:
 class _Index:
     """The deck's keypoints (every enrolled face), as one matcher."""
 
-    def __init__(self, deck: Deck):
-        self.sift = cv2.SIFT_create(contrastThreshold=0.02)
-        descs, points, labels = [], [], []
-        self.size = None
+    def __init__(self, points: np.ndarray, labels: np.ndarray, descriptors: np.ndarray, size: tuple[int, int]):
+        self.sift = cv2.SIFT_create(contrastThreshold=_CONTRAST)
+        self.points, self.labels, self.descriptors, self.size = points, labels, descriptors, size
+        self.matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 64})
+        if len(labels):
+            self.matcher.add([descriptors])
+            self.matcher.train()
+
+    @classmethod
+    def of(cls, deck: Deck) -> "_Index":
+        sift = cv2.SIFT_create(contrastThreshold=_CONTRAST)
+        descs, points, labels = [np.zeros((0, 128), np.float32)], [], []
+        size = (0, 0)
         for card in deck.cards:
             for face in map(despeckled, deck.faces[card]):
                 h, w = face.shape[:2]
                 scale = _FACE_SIDE / h
                 g = cv2.cvtColor(cv2.resize(face, (round(w * scale), _FACE_SIDE), interpolation=cv2.INTER_AREA),
                                  cv2.COLOR_BGR2GRAY)
-                self.size = (g.shape[1], g.shape[0])
-                kp, d = self.sift.detectAndCompute(g, None)
+                size = (g.shape[1], g.shape[0])
+                kp, d = sift.detectAndCompute(g, None)
                 if d is None:
                     continue
                 descs.append(root_sift(d))
                 points += [k.pt for k in kp]
                 labels += [card] * len(kp)
-        self.points = np.float32(points).reshape(-1, 2)
-        self.labels = np.array(labels, np.int32)
-        self.matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 64})
-        if descs:
-            self.matcher.add([np.vstack(descs)])
-            self.matcher.train()
+        return cls(np.float32(points).reshape(-1, 2), np.array(labels, np.int32), np.vstack(descs), size)
+
+    def save(self, path: Path, key: str) -> None:
+        try:
+            np.savez(path, key=key, points=self.points, labels=self.labels, descriptors=self.descriptors,
+                     size=np.array(self.size, np.int32))
+        except OSError:
+            pass                               # a read-only deck: the index is made again next time
+
+    @classmethod
+    def load(cls, path: Path, key: str) -> Optional["_Index"]:
+        try:
+            with np.load(path) as data:
+                if str(data["key"]) != key:
+                    return None
+                return cls(data["points"], data["labels"], data["descriptors"], tuple(int(v) for v in data["size"]))
+        except (OSError, KeyError, ValueError):
+            return None
 
 
 def root_sift(d: np.ndarray) -> np.ndarray:
@@ -110,8 +137,19 @@ def root_sift(d: np.ndarray) -> np.ndarray:
 
 
 def _index(deck: Deck) -> _Index:
+    """The deck's index, made on first use (about a second for 32 faces)
+    and kept with the deck: in memory, and in its directory
+    (``keypoints.npz``, remade when the faces or how they are described
+    change), so each ``vision recognize`` run does not describe the deck again."""
     if deck._keypoints is None:
-        deck._keypoints = _Index(deck)
+        cache = deck.directory / "keypoints.npz" if deck.directory else None
+        key = deck.digest(f"keypoints {INDEX_VERSION} {_FACE_SIDE} {_CONTRAST}")
+        index = _Index.load(cache, key) if cache and cache.exists() else None
+        if index is None:
+            index = _Index.of(deck)
+            if cache:
+                index.save(cache, key)
+        deck._keypoints = index
     return deck._keypoints
 
 

@@ -138,3 +138,27 @@ def test_a_photo_stretched_to_a_square_is_still_read(deck, size, card):
     assert error <= 4.0, error
     found = [f for f in recognize(image, deck) if f["card"]]
     assert [f["card"] for f in found] == [card], found
+
+
+def test_the_decks_keypoints_are_kept_on_disk_with_it(deck, tmp_path):
+    """``vision recognize`` loads the deck each run: the faces' keypoints are
+    described once and kept beside them (``keypoints.npz``), and described
+    again when a face changes."""
+    from vision.deck import Deck
+    from vision.keypoints import _Index, _index
+
+    faces = deck_faces("bidly-scans", DATASETS)
+    image = webcam_shot(faces, parse_card("Kd"), "beige", "report", 2).image
+    Deck(faces={c: list(f) for c, f in deck.faces.items()}).save(tmp_path / "deck")
+    first = keypoint_candidates(image, Deck.load(tmp_path / "deck"))
+    cache = tmp_path / "deck" / "keypoints.npz"
+    assert cache.exists() and first
+    stamp = cache.stat().st_mtime_ns
+    again = Deck.load(tmp_path / "deck")
+    assert [h.card for h in keypoint_candidates(image, again)] == [h.card for h in first]
+    assert cache.stat().st_mtime_ns == stamp                      # read, not made again
+    made = _Index.of(again)
+    assert np.array_equal(_index(again).descriptors, made.descriptors) and _index(again).size == made.size
+    changed = Deck.load(tmp_path / "deck")
+    changed.faces[parse_card("Kd")] = [cv2.flip(changed.faces[parse_card("Kd")][0], 1)]
+    assert len(_index(changed).labels) and cache.stat().st_mtime_ns != stamp   # another face: made again
