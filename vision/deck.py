@@ -15,6 +15,10 @@ On disk a deck is a directory::
                                 upside down: cards are printed symmetrically)
 
     DECK/contact-sheet.png      the enrolled faces side by side, for a person to check
+    DECK/keypoints.npz, DECK/corners.npz
+                                caches of what the still reader computes from
+                                the faces (``vision.keypoints``, ``vision.corner_read``),
+                                remade when the faces change (``Deck.digest``)
 
 The faces are the templates; what ``vision.read`` compares is computed from
 them when the deck is first read (cheap: 32-100 small images), so a deck
@@ -26,6 +30,7 @@ Making a deck (checking each shot, the session, the contact sheet) is
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +69,16 @@ class Deck:
     @property
     def cards(self) -> list[int]:
         return sorted(self.faces)
+
+    def digest(self, salt: str) -> str:
+        """A fingerprint of the faces (and of ``salt``: what a cache computed
+        from them, and how): a cache kept beside the deck under another
+        fingerprint is stale."""
+        digest = hashlib.sha1(salt.encode())
+        for card in self.cards:
+            for face in self.faces[card]:
+                digest.update(bytes([card]) + face.tobytes())
+        return digest.hexdigest()
 
     def missing(self) -> list[int]:
         return [c for c in range(32) if c not in self.faces]

@@ -19,7 +19,8 @@ Sets reported, real photos first:
 - ``real:<design> (report half)`` / ``(tune half)``: the other photos of the
   design's deck (Belote cards of the deck only; 2-6, jokers and cards the
   deck lacks go under ``foreign-cards``: they must abstain);
-- ``other-deck``: cards of the other design read with this design's deck:
+- ``other-deck``: cards of each other design read with the first design's
+  deck (a design that cannot be enrolled, the webcam photos' pack, too):
   every answer but "unknown" is wrong;
 - ``real:bidly-deals``: ``shared/datasets/bidly_deals``, the deck enrolled
   from its 32 face scans, the 7 overhead photos of overlapping fans read;
@@ -63,10 +64,13 @@ from .shot import Refusal, enrolment_sample, sharpness
 
 ATTRIBUTION = ("cardcounter_real: photos from Ammememe/CardCounterML (Roboflow 'Card Detection', "
                "universe.roboflow.com/cadyzedevelopmenthub/card-detection-zk7wu), CC BY 4.0")
-#: The set's two deck designs, told apart by how the photos were named (the
-#: dataset README: phone photos IMG_2022* and webcam photos WIN_* show the
-#: classic deck; IMG_77xx/78xx the black-and-gold one).
-DESIGNS = {"classic": ("IMG_2022", "WIN_"), "black-gold": ("IMG_77", "IMG_78")}
+#: The set's deck designs, told apart by how the photos were named: phone
+#: photos IMG_2022* show the classic deck, IMG_77xx/78xx the black-and-gold
+#: one. The webcam photos WIN_* show a third pack: its court cards are other
+#: drawings (brown and gold robes where the classic deck's are blue and red),
+#: and none of them holds a single card, so it cannot be enrolled: its cards
+#: are read with the classic deck's faces, where every answer is wrong.
+DESIGNS = {"classic": ("IMG_2022",), "black-gold": ("IMG_77", "IMG_78"), "webcam": ("WIN_",)}
 #: The design of a photo in another labelled set that names no deck.
 SINGLE_DECK = "deck"
 
@@ -424,7 +428,8 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
         progress(f"{design}: {len(mine)} photos; enrolling one shot per card as a new user")
         deck, used, refusals = new_user_deck(mine, out / f"enrol-{design}", progress)
         if deck is None:
-            progress(f"{design}: too few enrolable single-card photos, skipped")
+            progress(f"{design}: too few enrolable single-card photos: read as another deck")
+            held_out[design] = mine[:limit] if limit else mine
             continue
         decks[design] = deck
         report["enrolment"][design] = {"cards": len(deck.cards), "photos": sorted(used),
@@ -440,9 +445,9 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
                         progress, f"real:{design} ({half} half)")
         tallies[f"foreign-cards:{design}"] = foreign
         report["locator"][design] = dict(locator)
-    if len(decks) == 2:
-        a, b = list(decks)
-        tally, locator = Tally(), Counter()
+    readers = list(decks)
+    for b in [d for d in held_out if readers and d != readers[0]]:
+        a, tally, locator = readers[0], Tally(), Counter()
         for photo in held_out[b]:
             # Every card of deck b is "foreign" to deck a: any answer is wrong.
             renamed = Photo(photo.path, photo.name, [f"X{label}" for label in photo.labels], photo.centres)

@@ -12,6 +12,14 @@ all. A card from another deck, or a 2-6, has no such consistent set.
 
 A candidate is kept only when the mapped face is a card seen from above
 (convex, near-right corners, a card's proportions) with enough inliers.
+A photo's pixels need not be square: an export resized to a square (a 4:3
+phone photo or a 16:9 webcam frame saved as 640 x 640) stretches every card
+along the picture's axes, into a parallelogram of other proportions. So the
+shape is judged up to a stretch of the picture's width (``_STRETCHES``); the
+best-proven card (most inliers) fixes the photo's stretch (the middle of the
+stretches at which it is card-shaped: where its corners are square and its
+proportions a card's), and every other card must be card-shaped at nearly
+that same stretch: one photo has one pixel shape.
 Several cards may be proposed at one place (two cards sharing a picture or
 a pip layout, a king of hearts and of diamonds, an 8 of spades and of
 clubs): keypoints alone do not tell them apart, so ``vision.recognize``
@@ -25,6 +33,8 @@ of a heap from what changed (``vision.track``), which needs none of this.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
 
 import cv2
 import numpy as np
@@ -33,7 +43,12 @@ from .deck import Deck
 from .face_match import despeckled
 
 #: Inliers a card needs: below, the keypoints do not prove it lies there.
-MIN_INLIERS = 12
+#: Between ``MIN_INLIERS`` and ``PROVEN`` (a plain card's few pips, a card
+#: far from the camera) they propose it and place it roughly, and the
+#: reading (``vision.face_match``: ECC, then the correlation) must prove it;
+#: an outline found on it gives the place its geometry (``vision.recognize``).
+MIN_INLIERS = 8
+PROVEN = 12
 #: Lowe's ratio of the nearest to the second nearest enrolled descriptor
 #: (when the two belong to different cards).
 _RATIO = 0.8
@@ -42,9 +57,19 @@ _RATIO = 0.8
 _RANSAC_PX = 5.0
 _WORK_SIDE = 1400
 _FACE_SIDE = 352
-#: Corners of the mapped face within 90 +- 25 degrees, proportions 1.2-1.9.
+#: SIFT's contrast threshold (low: a webcam's soft print still gives keypoints).
+_CONTRAST = 0.02
+#: Bumped when what the deck's index holds changes, so cached ones are remade.
+INDEX_VERSION = 1
+#: Corners of the mapped face within 90 +- 25 degrees, proportions 1.2-1.9
+#: (once the photo's stretch is undone).
 _MAX_CORNER_COS = 0.42
 _ASPECT = (1.2, 1.9)
+#: The stretches of the picture's width tried (1 among them: square pixels)
+#: and how far (steps of the grid, about 5 % each) another card's may be
+#: from the photo's.
+_STRETCHES = np.geomspace(0.5, 2.0, 29)
+_SAME_STRETCH = 2
 
 
 @dataclass(frozen=True)
@@ -59,29 +84,50 @@ class Hit:
 class _Index:
     """The deck's keypoints (every enrolled face), as one matcher."""
 
-    def __init__(self, deck: Deck):
-        self.sift = cv2.SIFT_create(contrastThreshold=0.02)
-        descs, points, labels = [], [], []
-        self.size = None
+    def __init__(self, points: np.ndarray, labels: np.ndarray, descriptors: np.ndarray, size: tuple[int, int]):
+        self.sift = cv2.SIFT_create(contrastThreshold=_CONTRAST)
+        self.points, self.labels, self.descriptors, self.size = points, labels, descriptors, size
+        self.matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 64})
+        if len(labels):
+            self.matcher.add([descriptors])
+            self.matcher.train()
+
+    @classmethod
+    def of(cls, deck: Deck) -> "_Index":
+        sift = cv2.SIFT_create(contrastThreshold=_CONTRAST)
+        descs, points, labels = [np.zeros((0, 128), np.float32)], [], []
+        size = (0, 0)
         for card in deck.cards:
             for face in map(despeckled, deck.faces[card]):
                 h, w = face.shape[:2]
                 scale = _FACE_SIDE / h
                 g = cv2.cvtColor(cv2.resize(face, (round(w * scale), _FACE_SIDE), interpolation=cv2.INTER_AREA),
                                  cv2.COLOR_BGR2GRAY)
-                self.size = (g.shape[1], g.shape[0])
-                kp, d = self.sift.detectAndCompute(g, None)
+                size = (g.shape[1], g.shape[0])
+                kp, d = sift.detectAndCompute(g, None)
                 if d is None:
                     continue
                 descs.append(root_sift(d))
                 points += [k.pt for k in kp]
                 labels += [card] * len(kp)
-        self.points = np.float32(points).reshape(-1, 2)
-        self.labels = np.array(labels, np.int32)
-        self.matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 64})
-        if descs:
-            self.matcher.add([np.vstack(descs)])
-            self.matcher.train()
+        return cls(np.float32(points).reshape(-1, 2), np.array(labels, np.int32), np.vstack(descs), size)
+
+    def save(self, path: Path, key: str) -> None:
+        try:
+            np.savez(path, key=key, points=self.points, labels=self.labels, descriptors=self.descriptors,
+                     size=np.array(self.size, np.int32))
+        except OSError:
+            pass                               # a read-only deck: the index is made again next time
+
+    @classmethod
+    def load(cls, path: Path, key: str) -> Optional["_Index"]:
+        try:
+            with np.load(path) as data:
+                if str(data["key"]) != key:
+                    return None
+                return cls(data["points"], data["labels"], data["descriptors"], tuple(int(v) for v in data["size"]))
+        except (OSError, KeyError, ValueError):
+            return None
 
 
 def root_sift(d: np.ndarray) -> np.ndarray:
@@ -91,8 +137,19 @@ def root_sift(d: np.ndarray) -> np.ndarray:
 
 
 def _index(deck: Deck) -> _Index:
+    """The deck's index, made on first use (about a second for 32 faces)
+    and kept with the deck: in memory, and in its directory
+    (``keypoints.npz``, remade when the faces or how they are described
+    change), so each ``vision recognize`` run does not describe the deck again."""
     if deck._keypoints is None:
-        deck._keypoints = _Index(deck)
+        cache = deck.directory / "keypoints.npz" if deck.directory else None
+        key = deck.digest(f"keypoints {INDEX_VERSION} {_FACE_SIDE} {_CONTRAST}")
+        index = _Index.load(cache, key) if cache and cache.exists() else None
+        if index is None:
+            index = _Index.of(deck)
+            if cache:
+                index.save(cache, key)
+        deck._keypoints = index
     return deck._keypoints
 
 
@@ -130,10 +187,25 @@ def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> list[Hit]:
         if homography is None or int(inliers.sum()) < MIN_INLIERS:
             continue
         quad = cv2.perspectiveTransform(outline, homography).reshape(4, 2).astype(np.float32)
-        if _card_shaped(quad):
-            n = int(inliers.sum())
-            candidates.append(Hit(card, quad, n, homography, (w, h)))
-    return sorted(candidates, key=lambda c: -c.inliers)
+        stretches = card_stretches(quad)
+        if len(stretches):
+            candidates.append((Hit(card, quad, int(inliers.sum()), homography, (w, h)), stretches))
+    return _one_stretch(sorted(candidates, key=lambda c: -c[0].inliers))
+
+
+def _one_stretch(candidates: list[tuple[Hit, np.ndarray]]) -> list[Hit]:
+    """The candidates card-shaped at the photo's stretch: the middle of the
+    best-proven one's."""
+    if not candidates:
+        return []
+    photo = float(np.median(candidates[0][1]))
+    return [hit for hit, stretches in candidates if np.abs(stretches - photo).min() <= _SAME_STRETCH]
+
+
+def card_stretches(quad: np.ndarray) -> np.ndarray:
+    """The indices of ``_STRETCHES`` at which ``quad`` is a card seen from
+    above, its picture's width divided by that stretch (empty: at none)."""
+    return np.array([i for i, s in enumerate(_STRETCHES) if _card_shaped(quad / np.float32([s, 1.0]))], np.int64)
 
 
 def _card_shaped(quad: np.ndarray) -> bool:

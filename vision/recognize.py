@@ -40,7 +40,7 @@ from .confidence import Evidence, decide
 from .corner_read import read_corners
 from .deck import AMBIGUOUS_ASPECT, Deck, quad_aspect
 from .face_match import Place, despeckled, face_scale, quad_to_face, score_place
-from .keypoints import keypoint_candidates
+from .keypoints import PROVEN, keypoint_candidates
 from .locate import find_cards
 from .outline_fit import lone_card_outlines
 
@@ -68,8 +68,16 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
     if mask is None:
         quads = lone_card_outlines(image_bgr, quads)
     for quad in quads:
-        if not any(overlap.share(p.quad, quad) >= _SAME_PLACE for p in places):
-            quad = np.asarray(quad, np.float32).reshape(4, 2)
+        quad = np.asarray(quad, np.float32).reshape(4, 2)
+        on = [i for i, p in enumerate(places) if overlap.share(p.quad, quad) >= _SAME_PLACE]
+        for i in on:
+            # A homography of few inliers (a few pips that match) may be a
+            # little off: an outline of that card (of its size, not a pip's)
+            # gives its geometry, the keypoints still propose their cards.
+            if places[i].inliers < PROVEN and overlap.iou(places[i].quad, quad) >= _SAME_PLACE:
+                places[i] = Place(quad, quad_to_face(quad), places[i].cards, places[i].inliers,
+                                  turns=quad_aspect(quad) < AMBIGUOUS_ASPECT)
+        if not on:
             places.append(Place(quad, quad_to_face(quad), turns=quad_aspect(quad) < AMBIGUOUS_ASPECT))
     return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places]
 

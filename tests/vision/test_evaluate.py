@@ -102,11 +102,15 @@ def test_tally_and_table_keep_the_attribution(tmp_path):
     assert "real:classic" in table and "CC BY 4.0" in table
 
 
-def test_the_real_set_loads_with_its_two_designs():
+def test_the_real_set_loads_with_its_three_designs():
+    """The phone photos show two decks; the webcam photos (WIN_*) a third
+    pack, whose court cards are other drawings: read as the classic deck,
+    none of its court cards could ever be right."""
     photos = load_dataset(DATASET)
-    assert len(photos) == 569   # tests/data: 569 of the 662 (every classic-deck photo, 45 black-gold)
+    assert len(photos) == 569   # tests/data: 569 of the 662 (every classic-deck and webcam photo, 45 black-gold)
     designs = {p.design() for p in photos}
-    assert designs == {"classic", "black-gold"}
+    assert designs == {"classic", "black-gold", "webcam"}
+    assert all(p.design() == "webcam" for p in photos if p.name.startswith("WIN_"))
     assert sum(1 for p in photos if all(dataset_card(c) is not None for c in p.cards)) >= 300
 
 
