@@ -347,7 +347,9 @@ class PlayWatch(TurnOrder, PickupWatch):
         the table or just played when there is one (the sensors may hold other readings of that
         seat), else its card on the table, else its next card."""
         word = "rebelote" if self.says.get(seat) else "belote"
-        mine = [i for i in self.cards.items if i.seat == seat and i.say is None]
+        # a card seen taken back is the last this was said with: the one still down comes first
+        mine = sorted((i for i in self.cards.items if i.seat == seat and i.say is None),
+                      key=lambda i: i.gone_t is not None)
         last = max(((n, card) for card, (_, s, n) in self.played.items() if s == seat and n), default=None)
         pair = [i for i in mine if self._belote_card(i.card)]
         unread = any(i.card is None for i in mine)     # its card on the table, not read yet: maybe the pair's

@@ -204,3 +204,16 @@ def test_plays_read_once_follow_their_plays_when_the_tricks_are_put_in_turn():
     part.renumbered({12: 14, 14: 12})
     assert set(part.plays) == {14} and part.plays[14].card == 5
     assert part.waiting[0].to_confirm == (14,)
+
+
+def test_a_rebelote_said_after_a_card_was_taken_back_goes_with_the_card_put_down():
+    """Seed 2400144, camera only, hand 5 (all trumps): E showed ♥K, took it back, put ♦Q down and said
+    "rebelote". The word went with the ♥K taken back and was lost with it, so the belote's 20 points
+    were not counted and a made contract was scored failed (the game then ended two hands early and
+    missed a later violation). Now the card still down takes it, and every hand scores as played."""
+    sim = simulate(60, 2400144, parse_faults("realistic,rfid=false"), "contree")
+    referee = TableReferee(header=sim.header)
+    for obs in answered_stream(sim):
+        referee.ingest(obs)
+    scored = {r.number: (r.result, r.score) for r in referee.results}
+    assert scored == {r.number: (r.result, r.score) for r in sim.truth.results}
