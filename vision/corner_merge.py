@@ -7,9 +7,11 @@ inside the quad (two cards lying corner to corner are two cards). Then the two m
 agree: the same card is one card (nothing added); two different cards make
 it unknown (two methods naming two cards is no read). A found card the
 reader would not name takes the corners' read when they all name one card
-and that card's whole face, laid over the found card, shows nothing against
-it (no pip-sized patch of difference: a 6 of a 52-card pack, whose index
-comes nearest an 8, lacks two of the 8's pips); when they name several, the found "card" is a heap's outline (several cards
+and *both* of its index corners read it: the whole card is in view, so both
+show, and the whole-face reader, which looked at all of it, doubts it (a 6
+of hearts of a 52-card pack, a rank the deck lacks, had one index read as an
+8 of hearts; the other came nearest an 8 too, but not clearly); when they
+name several, the found "card" is a heap's outline (several cards
 taken for one) and stays unknown, and each corner is a card of its own.
 
 Two corner reads naming two cards on one index (their index boxes mostly
@@ -25,7 +27,7 @@ already named elsewhere is not named twice: a deck holds each card once.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Optional
 
 import cv2
 import numpy as np
@@ -43,12 +45,8 @@ _AT_CORNER = 0.15
 _SAME_INDEX = 0.3
 
 
-def merge(cards: list[dict], reads: list[CornerRead],
-          fits: Callable[[int, int], bool] = lambda k, card: True) -> list[dict]:
-    """``cards`` (``recognize``'s entries) with the corner reads merged in (see
-    module doc). ``fits(k, card)``: whether ``card``'s whole face, laid over
-    found card ``k``, shows nothing against it (``recognize`` asks the
-    whole-face scorer)."""
+def merge(cards: list[dict], reads: list[CornerRead]) -> list[dict]:
+    """``cards`` (``recognize``'s entries) with the corner reads merged in (see module doc)."""
     out = [dict(c) for c in cards]
     reads, clashes = _one_name_per_index(reads)
     on: dict[int, list[CornerRead]] = {}
@@ -62,8 +60,8 @@ def merge(cards: list[dict], reads: list[CornerRead],
     for k, rs in on.items():
         e, names = out[k], {card_name(r.card) for r in rs}
         if e["card"] is None and len(names) == 1 and not any(o["card"] in names for o in out):
-            if not fits(k, rs[0].card):
-                continue                   # its face there lacks what the card prints: not that card
+            if not rs[0].both:
+                continue                   # a whole card the face reader doubts: one index is not enough
             e.update(card=names.pop(), confidence=round(float(rs[0].confidence), 3), index=_points(rs[0].index))
         elif e["card"] is None:
             own.extend(rs)
@@ -132,7 +130,9 @@ def read_landed(frame_bgr: np.ndarray, quad: np.ndarray, deck) -> tuple[Optional
     learnt), so the cost is that of one small image, not of the frame; and
     only an index at one of the quad's corners counts, never a card of the
     heap under it peeking into the margin. Returns (card, confidence) when
-    those corners name one card, else (None, 0.0)."""
+    both corners name one card (it is asked when the whole-face reader
+    doubts the card, and then one index is not enough, as in ``merge``),
+    else (None, 0.0)."""
     from .corner_read import corner_model
 
     q = np.asarray(quad, np.float32).reshape(4, 2)
@@ -156,7 +156,7 @@ def read_landed(frame_bgr: np.ndarray, quad: np.ndarray, deck) -> tuple[Optional
     only[-wy:, -wx:] = crop[-wy:, -wx:]
     reads = [r for r in corner_model(deck).read(only) if _at_corner(face, r)]
     names = {r.card for r in reads}
-    if len(names) != 1:
+    if len(names) != 1 or not reads[0].both:
         return None, 0.0
     return reads[0].card, round(float(max(r.confidence for r in reads)), 3)
 

@@ -23,9 +23,12 @@ the next rank and suit (Lowe's distance ratio; a rank glyph with a fanned
 neighbour's edge beside it, by the glyph's core alone, more clearly), the rank's worst cell
 agrees (a rank the deck lacks, a 3 against an 8, differs in one cell), the
 pip's colour (red or black, calibrated on the enrolled faces' examples) is
-its suit's, the rank glyph is nearer to its rank's examples than to any
+its suit's (in a photo without colour, where every pip looks black, the
+suit must be nearer by a tighter ratio: its shape alone tells it), the rank glyph is nearer to its rank's examples than to any
 "no index" mark's, and that card is enrolled. Frames on the same index are
-merged; two frames of one card (its two corners) are one card. Otherwise:
+merged; two frames of one card (its two corners) are one card, marked as
+read by both (``CornerRead.both``: what a whole card the whole-face reader
+doubts needs before its index names it, ``vision.corner_merge``). Otherwise:
 nothing. Never a guess.
 
 Cost (one OpenCV thread, the shared machine at a load of ~9): the model, once
@@ -36,7 +39,7 @@ per deck, ~6 s (cached in the deck's directory, ``corners.npz``); a
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
@@ -107,6 +110,7 @@ class CornerRead:
     index: np.ndarray      # 4 x 2: the index box in the photo
     corners: np.ndarray    # 4 x 2: the whole card as its index places it (TL TR BR BL of the face)
     details: dict
+    both: bool = False     # two index corners read this card (a whole card's both show)
 
 
 def anchors(face: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray, float, float]]:
@@ -401,12 +405,15 @@ def read_corners(image_bgr: np.ndarray, deck: Deck) -> list[CornerRead]:
 
 
 def _one_per_card(reads: list[CornerRead]) -> list[CornerRead]:
-    """A deck holds each card once: two corners read as one card are that card."""
+    """A deck holds each card once: two corners read as one card are that card
+    (the best read kept, marked ``both``)."""
     best: dict[int, CornerRead] = {}
+    count: dict[int, int] = {}
     for r in reads:
+        count[r.card] = count.get(r.card, 0) + 1
         if r.card not in best or r.confidence > best[r.card].confidence:
             best[r.card] = r
-    return list(best.values())
+    return [replace(r, both=count[c] > 1) for c, r in best.items()]
 
 
 def _dims(where: tuple) -> int:

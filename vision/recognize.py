@@ -29,7 +29,6 @@ for keypoints, ``find_cards`` order for an outline).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Optional
 
 import numpy as np
@@ -37,7 +36,7 @@ import numpy as np
 from referee.cards import card_name
 
 from . import corner_merge, overlap
-from .confidence import MAX_BLOB, Evidence, decide
+from .confidence import Evidence, decide
 from .corner_read import read_corners
 from .deck import AMBIGUOUS_ASPECT, Deck, quad_aspect
 from .face_match import Place, despeckled, face_scale, quad_to_face, score_place
@@ -52,26 +51,13 @@ _SAME_CARD = 0.5
 
 
 def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None) -> list[dict]:
-    cards, places = [], []
+    cards = []
     for place, evidence in read_places(image_bgr, deck, mask):
         card, confidence = decide(evidence)
         cards.append(_entry(card, confidence, place.quad))
-        places.append(place)
     if mask is not None:
         return cards
-    image_bgr = despeckled(image_bgr)
-    return corner_merge.merge(cards, read_corners(image_bgr, deck),
-                              fits=lambda k, card: face_fits(image_bgr, places[k], card, deck))
-
-
-def face_fits(image_bgr: np.ndarray, place: Place, card: int, deck: Deck) -> bool:
-    """Whether ``card``'s enrolled face, laid over ``place`` by the whole-face
-    scorer, shows nothing against it: no pip-sized patch of difference above
-    ``MAX_BLOB`` (a face that lacks or adds a pip is another card). What a
-    whole card the whole-face reader left unknown must pass before its index
-    corners name it (``corner_merge``)."""
-    scores = score_place(image_bgr, replace(place, cards=(card,)), deck)
-    return any(s.card == card and s.blob <= MAX_BLOB for s in scores)
+    return corner_merge.merge(cards, read_corners(despeckled(image_bgr), deck))
 
 
 def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None
