@@ -11,8 +11,9 @@ when the found card is that whole card (its outline is the card the index
 places), *both* its index corners must read it: both are in view, and the
 whole-face reader, which looked at all of it, doubts it (a 6 of hearts of a
 52-card pack, a rank the deck lacks, had one index read as an 8 of hearts;
-the other came nearest an 8 too, but not clearly). When they name several, the found "card" is a heap's outline (several cards
-taken for one) and stays unknown, and each corner is a card of its own.
+the other came nearest an 8 too, but not clearly). When they name several,
+the found "card" is a heap's outline (several cards taken for one) and
+stays unknown, and each corner is a card of its own.
 
 Two corner reads naming two cards on one index (their index boxes mostly
 shared: one of them read wrong, or placed wrong) name nothing: the place
