@@ -57,7 +57,7 @@ def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = No
         cards.append(_entry(card, confidence, place.quad))
     if mask is not None:
         return cards
-    return corner_merge.merge(cards, read_corners(despeckled(image_bgr), deck))
+    return corner_merge.merge(cards, read_corners(image_bgr, deck))
 
 
 def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None

@@ -23,7 +23,6 @@ from vision.corner_merge import merge, read_landed
 from vision.corner_read import CornerRead, corner_model, grey_photo, read_corners
 from vision.evaluate import load_dataset, split_half
 from vision.faces import dataset_card
-from vision.face_match import despeckled
 from vision.faces import builtin_faces
 from vision.locate import order_corners
 from vision.pipeline import Pipeline
@@ -78,7 +77,7 @@ def test_a_six_of_a_52_card_pack_is_not_named_from_its_index(classic):
 def test_a_spade_in_a_grey_photo_is_not_read_as_a_club(classic):
     image = _photo(GREY_SEVEN)
     assert grey_photo(image)
-    assert "7c" not in [card_name(r.card) for r in read_corners(despeckled(image), classic)]
+    assert "7c" not in [card_name(r.card) for r in read_corners(image, classic)]
     named = sorted(e["card"] for e in recognize(image, classic) if e["card"])
     assert "7c" not in named and "7s" in named, named
 
