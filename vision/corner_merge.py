@@ -36,7 +36,7 @@ import numpy as np
 from referee.cards import card_name
 
 from . import overlap
-from .corner_read import CornerRead
+from .corner_read import CornerRead, corner_model
 
 #: An index sits at a found card's corner when the card corner it places is
 #: within this share of the found quad's short side of one of its corners
@@ -139,8 +139,6 @@ def read_landed(frame_bgr: np.ndarray, quad: np.ndarray, deck) -> tuple[Optional
     both corners name one card (it is asked when the whole-face reader
     doubts the card, and then one index is not enough, as in ``merge``),
     else (None, 0.0)."""
-    from .corner_read import corner_model
-
     q = np.asarray(quad, np.float32).reshape(4, 2)
     if _sides(q)[0] > _sides(q)[1]:
         q = np.roll(q, -1, axis=0)             # its long sides vertical: a portrait face
