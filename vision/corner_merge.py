@@ -8,7 +8,8 @@ agree: the same card is one card (nothing added); two different cards make
 it unknown (two methods naming two cards is no read). A found card the
 reader would not name takes the corners' read when they all name one card;
 when the found card is that whole card (its outline is the card the index
-places), *both* its index corners must read it: both are in view, and the
+places), *both* its index corners must read it, or the keypoints must have
+proved that card there (two witnesses): both corners are in view, and the
 whole-face reader, which looked at all of it, doubts it (a 6 of hearts of a
 52-card pack, a rank the deck lacks, had one index read as an 8 of hearts;
 the other came nearest an 8 too, but not clearly). When they name several,
@@ -28,7 +29,7 @@ already named elsewhere is not named twice: a deck holds each card once.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 import cv2
 import numpy as np
@@ -51,8 +52,9 @@ _SAME_INDEX = 0.3
 _WHOLE_IN_VIEW = 0.6
 
 
-def merge(cards: list[dict], reads: list[CornerRead]) -> list[dict]:
-    """``cards`` (``recognize``'s entries) with the corner reads merged in (see module doc)."""
+def merge(cards: list[dict], reads: list[CornerRead], proposed: Sequence[tuple[int, ...]] = ()) -> list[dict]:
+    """``cards`` (``recognize``'s entries) with the corner reads merged in (see
+    module doc); ``proposed[k]``: the cards the keypoints proved at found card ``k``."""
     out = [dict(c) for c in cards]
     reads, clashes = _one_name_per_index(reads)
     on: dict[int, list[CornerRead]] = {}
@@ -66,7 +68,8 @@ def merge(cards: list[dict], reads: list[CornerRead]) -> list[dict]:
     for k, rs in on.items():
         e, names = out[k], {card_name(r.card) for r in rs}
         if e["card"] is None and len(names) == 1 and not any(o["card"] in names for o in out):
-            if not rs[0].both and overlap.iou(np.float32(e["corners"]), rs[0].corners) >= _WHOLE_IN_VIEW:
+            seconded = rs[0].both or (k < len(proposed) and rs[0].card in proposed[k])
+            if not seconded and overlap.iou(np.float32(e["corners"]), rs[0].corners) >= _WHOLE_IN_VIEW:
                 continue                   # a whole card the face reader doubts: one index is not enough
             e.update(card=names.pop(), confidence=round(float(rs[0].confidence), 3), index=_points(rs[0].index))
         elif e["card"] is None:
