@@ -101,6 +101,9 @@ def test_an_unknown_whole_card_takes_a_name_only_from_both_its_corners():
     unknown = {"card": None, "confidence": 0.3, "corners": [[80, 75], [230, 75], [230, 305], [80, 305]]}
     assert merge([unknown], [_read("8h", both=True)])[0]["card"] == "8h"
     assert [e["card"] for e in merge([unknown], [_read("8h", both=False)])] == [None]
+    # The keypoints proved the 8h there (a fanned card: its place spans its covered part): two witnesses.
+    assert merge([unknown], [_read("8h", both=False)], proposed=[(parse_card("8h"),)])[0]["card"] == "8h"
+    assert merge([unknown], [_read("8h", both=False)], proposed=[(parse_card("9h"),)])[0]["card"] is None
 
 
 SIZE, FPS = (1920, 1080), 15.0
