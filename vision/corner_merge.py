@@ -7,8 +7,14 @@ inside the quad (two cards lying corner to corner are two cards). Then the two m
 agree: the same card is one card (nothing added); two different cards make
 it unknown (two methods naming two cards is no read). A found card the
 reader would not name takes the corners' read when they all name one card;
-when they name several, the found "card" is a heap's outline (several cards
-taken for one) and stays unknown, and each corner is a card of its own.
+when the found card is that whole card (its outline is the card the index
+places), *both* its index corners must read it, or the keypoints must have
+proved that card there (two witnesses): both corners are in view, and the
+whole-face reader, which looked at all of it, doubts it (a 6 of hearts of a
+52-card pack, a rank the deck lacks, had one index read as an 8 of hearts;
+the other came nearest an 8 too, but not clearly). When they name several,
+the found "card" is a heap's outline (several cards taken for one) and
+stays unknown, and each corner is a card of its own.
 
 Two corner reads naming two cards on one index (their index boxes mostly
 shared: one of them read wrong, or placed wrong) name nothing: the place
@@ -23,13 +29,15 @@ already named elsewhere is not named twice: a deck holds each card once.
 
 from __future__ import annotations
 
+from typing import Optional, Sequence
+
 import cv2
 import numpy as np
 
 from referee.cards import card_name
 
 from . import overlap
-from .corner_read import CornerRead
+from .corner_read import CornerRead, corner_model
 
 #: An index sits at a found card's corner when the card corner it places is
 #: within this share of the found quad's short side of one of its corners
@@ -37,10 +45,16 @@ from .corner_read import CornerRead
 _AT_CORNER = 0.15
 #: Two index boxes sharing more than this share of the smaller are one index.
 _SAME_INDEX = 0.3
+#: A found card is the whole card its index places (both its index corners in
+#: view) when the two overlap by this much (intersection over union). On the
+#: tune halves: whole cards 0.78-0.96; a covered heap card's outline (its
+#: visible part) or a heap's outline taken for one card 0.34-0.68.
+_WHOLE_IN_VIEW = 0.6
 
 
-def merge(cards: list[dict], reads: list[CornerRead]) -> list[dict]:
-    """``cards`` (``recognize``'s entries) with the corner reads merged in (see module doc)."""
+def merge(cards: list[dict], reads: list[CornerRead], proposed: Sequence[tuple[int, ...]] = ()) -> list[dict]:
+    """``cards`` (``recognize``'s entries) with the corner reads merged in (see
+    module doc); ``proposed[k]``: the cards the keypoints proved at found card ``k``."""
     out = [dict(c) for c in cards]
     reads, clashes = _one_name_per_index(reads)
     on: dict[int, list[CornerRead]] = {}
@@ -54,6 +68,9 @@ def merge(cards: list[dict], reads: list[CornerRead]) -> list[dict]:
     for k, rs in on.items():
         e, names = out[k], {card_name(r.card) for r in rs}
         if e["card"] is None and len(names) == 1 and not any(o["card"] in names for o in out):
+            seconded = rs[0].both or (k < len(proposed) and rs[0].card in proposed[k])
+            if not seconded and overlap.iou(np.float32(e["corners"]), rs[0].corners) >= _WHOLE_IN_VIEW:
+                continue                   # a whole card the face reader doubts: one index is not enough
             e.update(card=names.pop(), confidence=round(float(rs[0].confidence), 3), index=_points(rs[0].index))
         elif e["card"] is None:
             own.extend(rs)
@@ -99,3 +116,59 @@ def _at_corner(quad: np.ndarray, r: CornerRead) -> bool:
 
 def _points(quad: np.ndarray) -> list[list[float]]:
     return [[round(float(x), 1), round(float(y), 1)] for x, y in np.asarray(quad).reshape(4, 2)]
+
+
+#: The landed card's face is cut from the frame this tall (px; inside the
+#: heights the corner model learnt from), with this share of margin around
+#: it so an index at the very edge is whole.
+_LANDED_HEIGHT = 300
+_LANDED_MARGIN = 0.08
+#: The share of the face's width and height, from a corner, that holds its index.
+_LANDED_WINDOW = 0.45
+
+
+def read_landed(frame_bgr: np.ndarray, quad: np.ndarray, deck) -> tuple[Optional[int], float]:
+    """The live tracker's second opinion on the card that just landed
+    (``vision.pipeline``): its index corners, read on its own face only.
+
+    The tracker knows where the new card lies (``quad``, the part of the
+    table that changed); it lies on top, so both its index corners show.
+    Only that quad, with a small margin, is cut out and rectified to a face
+    ``_LANDED_HEIGHT`` px tall (a card of the table camera's 1080p frame,
+    ~120 px, is enlarged to where its glyphs are the size the corner model
+    learnt), so the cost is that of one small image, not of the frame; and
+    only an index at one of the quad's corners counts, never a card of the
+    heap under it peeking into the margin. Returns (card, confidence) when
+    both corners name one card (it is asked when the whole-face reader
+    doubts the card, and then one index is not enough, as in ``merge``),
+    else (None, 0.0)."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    if _sides(q)[0] > _sides(q)[1]:
+        q = np.roll(q, -1, axis=0)             # its long sides vertical: a portrait face
+    across, along = _sides(q)
+    h = float(_LANDED_HEIGHT)
+    w = h * across / max(along, 1e-6)
+    pad = _LANDED_MARGIN * h
+    face = np.float32([[pad, pad], [pad + w, pad], [pad + w, pad + h], [pad, pad + h]])
+    m = cv2.getPerspectiveTransform(q, face)
+    size = (int(round(w + 2 * pad)), int(round(h + 2 * pad)))
+    crop = cv2.warpPerspective(frame_bgr, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+    # Only where an index can be, the face's top-left and bottom-right corners
+    # (either way up), is looked at: the rest is painted over with the paper's
+    # colour (a court card's picture holds many glyph-like marks, each a frame to read).
+    only = np.empty_like(crop)
+    only[:] = np.median(crop.reshape(-1, 3), axis=0)
+    wx, wy = int(round(pad + _LANDED_WINDOW * w)), int(round(pad + _LANDED_WINDOW * h))
+    only[:wy, :wx] = crop[:wy, :wx]
+    only[-wy:, -wx:] = crop[-wy:, -wx:]
+    reads = [r for r in corner_model(deck).read(only) if _at_corner(face, r)]
+    names = {r.card for r in reads}
+    if len(names) != 1 or not reads[0].both:
+        return None, 0.0
+    return reads[0].card, round(float(max(r.confidence for r in reads)), 3)
+
+
+def _sides(q: np.ndarray) -> tuple[float, float]:
+    """(top + bottom, left + right) side lengths of a quad."""
+    s = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    return float(s[0] + s[2]), float(s[1] + s[3])

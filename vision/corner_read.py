@@ -23,9 +23,12 @@ the next rank and suit (Lowe's distance ratio; a rank glyph with a fanned
 neighbour's edge beside it, by the glyph's core alone, more clearly), the rank's worst cell
 agrees (a rank the deck lacks, a 3 against an 8, differs in one cell), the
 pip's colour (red or black, calibrated on the enrolled faces' examples) is
-its suit's, the rank glyph is nearer to its rank's examples than to any
+its suit's (in a photo without colour, where every pip looks black, the
+suit must be nearer by a tighter ratio: its shape alone tells it), the rank glyph is nearer to its rank's examples than to any
 "no index" mark's, and that card is enrolled. Frames on the same index are
-merged; two frames of one card (its two corners) are one card. Otherwise:
+merged; two frames of one card (its two corners) are one card, marked as
+read by both (``CornerRead.both``: what a whole card the whole-face reader
+doubts needs before its index names it, ``vision.corner_merge``). Otherwise:
 nothing. Never a guess.
 
 Cost (one OpenCV thread, the shared machine at a load of ~9): the model, once
@@ -36,7 +39,7 @@ per deck, ~6 s (cached in the deck's directory, ``corners.npz``); a
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
@@ -52,6 +55,13 @@ from .index_corner import COARSE, RANK, RANK_CORE, SUIT, Gates, IndexFrame, blob
 #: The decision (chosen on the tune half of the rendered French heaps, docs/vision.md).
 MIN_SCORE = 0.8
 MAX_RATIO = 0.6
+#: The suit's ratio in a photo without colour (a black-and-white camera, a
+#: photo saved in grey): there the pip's colour proves nothing (every pip
+#: looks black, so only spades and clubs can be read) and the suit rests on
+#: the pip's shape alone, which at an index's size tells a spade from a club
+#: less surely. On the real classic deck's tune half a 7 of spades' pip read
+#: as a club's at 0.47 in a grey photo; right reads there came at 0.23-0.49.
+MAX_GREY_RATIO = 0.4
 #: The rank's own distance ratio: tighter, a rank the deck lacks (the 3 or 6
 #: of a 52-card pack, an English Q against a French D) comes nearest to a
 #: rank it has at 0.42-0.6. A looser ratio for ranks whose worst cell is
@@ -81,6 +91,8 @@ _NEGATIVES = 10
 #: The index box in face fractions (x1, y1) from the top-left corner.
 _INDEX_BOX = (0.27, 0.34)
 _SUITS_RED = {"h", "d"}
+#: Chroma (Lab units) under which a photo's most colourful 1 % shows it has no colour (``grey_photo``).
+_GREY_PHOTO = 4.0
 #: An enrolled index agrees with the deck's when its rank-to-pip line is
 #: within atan(0.25) = 14 degrees of the face's vertical and its length
 #: within 30 % of the deck's median (the drawn and scanned decks: 3 degrees,
@@ -98,6 +110,7 @@ class CornerRead:
     index: np.ndarray      # 4 x 2: the index box in the photo
     corners: np.ndarray    # 4 x 2: the whole card as its index places it (TL TR BR BL of the face)
     details: dict
+    both: bool = False     # two index corners read this card (a whole card's both show)
 
 
 def anchors(face: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray, float, float]]:
@@ -231,6 +244,7 @@ class CornerModel:
         per_rank = np.stack([rank_sims[:, self.ranks == r].max(axis=1) for r in ranks], axis=1)
         per_core = np.stack([core_sims[:, self.ranks == r].max(axis=1) for r in ranks], axis=1)
         per_suit = np.stack([suit_sims[:, self.suits == u].max(axis=1) for u in suits], axis=1)
+        max_suit_ratio = MAX_GREY_RATIO if grey_photo(image_bgr) else MAX_RATIO
         reads, taken = [], []
         for j in np.argsort(-(per_rank.max(axis=1) + per_suit.max(axis=1))):
             f = found[keep[j]]
@@ -247,14 +261,14 @@ class CornerModel:
                 cell = _worst_cell(fine[j][1], nearest, RANK[1])
             glyph = float(per_rank[j][ranks.index(rank[0])])
             reading = self._decide(image_bgr, b, f, rank, suit, cell, float(index_like[keep[j]]),
-                                   glyph - float(background[j]))
+                                   glyph - float(background[j]), max_suit_ratio)
             if reading is not None:
                 taken.append(f.rank)
                 reads.append(reading)
         return _one_per_card(reads)
 
     def _decide(self, image_bgr, b, f: IndexFrame, rank: tuple, suit: tuple, cell: float, index_like: float,
-                glyph_lead: float) -> Optional[CornerRead]:
+                glyph_lead: float, max_suit_ratio: float = MAX_RATIO) -> Optional[CornerRead]:
         """A frame's read, or None (see module doc)."""
         name = rank[0] + suit[0]
         details = {"best": name, "rank": rank[1], "rank_ratio": rank[3], "runner_up_rank": rank[2], "cell": cell,
@@ -263,7 +277,8 @@ class CornerModel:
         card = parse_card(name)
         if card not in self.anchors:
             return None
-        if min(rank[1], suit[1]) < MIN_SCORE or rank[3] > MAX_RANK_RATIO or cell < MIN_CELL or suit[3] > MAX_RATIO:
+        if min(rank[1], suit[1]) < MIN_SCORE or rank[3] > MAX_RANK_RATIO or cell < MIN_CELL \
+                or suit[3] > max_suit_ratio:
             return None
         if glyph_lead < BACKGROUND_MARGIN:
             return None                    # its glyph as like a mark that is no index
@@ -272,13 +287,27 @@ class CornerModel:
             details["pip_redness"] = round(red, 1)
             if (red > self.red_split) != (suit[0] in _SUITS_RED):
                 return None                # the pip's colour is not the suit's
-        lead = max(0.0, min(1.0, 1 - max(rank[3] / MAX_RANK_RATIO, suit[3] / MAX_RATIO)))
+        lead = max(0.0, min(1.0, 1 - max(rank[3] / MAX_RANK_RATIO, suit[3] / max_suit_ratio)))
         r, p, _, _ = self.anchors[card]
         w, h = FACE_SIZE
         box_w, box_h = _INDEX_BOX[0] * w, _INDEX_BOX[1] * h
         index = _similar(r, p, f.rank, f.pip, [[0, 0], [box_w, 0], [box_w, box_h], [0, box_h]])
         corners = _similar(r, p, f.rank, f.pip, [[0, 0], [w, 0], [w, h], [0, h]])
         return CornerRead(card, round(0.8 + 0.2 * lead, 4), index, corners, details)
+
+
+def grey_photo(image_bgr: np.ndarray) -> bool:
+    """Whether the photo holds no colour at all (a black-and-white camera, a
+    photo saved in grey): its most colourful 1 % under ``_GREY_PHOTO`` Lab
+    units of chroma. Judged on the whole photo, not on a face
+    (``face_match.has_colour``, 12 units): a colour photo of black cards on
+    a dark table holds little chroma, but not none (5 units and more on the
+    rendered dark table; the real set's grey photos 0-3)."""
+    if image_bgr.ndim != 3:
+        return True
+    small = cv2.resize(image_bgr, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.medianBlur(small, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
+    return float(np.percentile(np.linalg.norm(lab[..., 1:] - 128.0, axis=-1), 99)) < _GREY_PHOTO
 
 
 def _worst_cell(seen: np.ndarray, example: np.ndarray, size: tuple[int, int]) -> float:
@@ -376,12 +405,15 @@ def read_corners(image_bgr: np.ndarray, deck: Deck) -> list[CornerRead]:
 
 
 def _one_per_card(reads: list[CornerRead]) -> list[CornerRead]:
-    """A deck holds each card once: two corners read as one card are that card."""
+    """A deck holds each card once: two corners read as one card are that card
+    (the best read kept, marked ``both``)."""
     best: dict[int, CornerRead] = {}
+    count: dict[int, int] = {}
     for r in reads:
+        count[r.card] = count.get(r.card, 0) + 1
         if r.card not in best or r.confidence > best[r.card].confidence:
             best[r.card] = r
-    return list(best.values())
+    return [replace(r, both=count[c] > 1) for c, r in best.items()]
 
 
 def _dims(where: tuple) -> int:

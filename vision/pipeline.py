@@ -101,8 +101,10 @@ class Pipeline:
             self.thumbnails.mkdir(parents=True, exist_ok=True)
         self.read = reader or self._read_with_deck
         if reader is None and deck is not None:
+            from .corner_read import corner_model
             from .read import prepare
             prepare(deck)
+            corner_model(deck)             # the index-corner reader's model (seconds; kept in the deck's directory)
         self.watcher = Watcher()
         self.plane: Optional[TablePlane] = None
         self.tracker: Optional[Tracker] = None
@@ -125,9 +127,20 @@ class Pipeline:
                    recheck=lambda frame: recheck_markers(frame, view), frame_size=view.image_size, **options)
 
     def _read_with_deck(self, frame, quad):
+        """The landed card read whole (``read_card``); when that is not sure
+        (a court card at the table camera's scale, a face half in glare), its
+        index corners, read on its own face only (``read_landed``), decide:
+        the same card, or a card the whole face did not name; two methods
+        naming two cards is no read."""
+        from .corner_merge import read_landed
         from .read import read_card
         card, confidence, _ = read_card(frame, quad, self.deck)
-        return card, confidence
+        if card is not None and confidence >= self.min_confidence:
+            return card, confidence
+        corner, corner_confidence = read_landed(frame, quad, self.deck)
+        if corner is None:
+            return card, confidence
+        return (corner, corner_confidence) if card in (None, corner) else (None, 0.0)
 
     # -- the loop ---------------------------------------------------------------------------
     def run(self, frames: Iterable[tuple[float, np.ndarray]]) -> Iterator[Observation]:

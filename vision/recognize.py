@@ -51,11 +51,14 @@ _SAME_CARD = 0.5
 
 
 def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None) -> list[dict]:
-    cards = []
+    cards, proposed = [], []
     for place, evidence in read_places(image_bgr, deck, mask):
         card, confidence = decide(evidence)
         cards.append(_entry(card, confidence, place.quad))
-    return corner_merge.merge(cards, read_corners(image_bgr, deck)) if mask is None else cards
+        proposed.append(place.cards)
+    if mask is not None:
+        return cards
+    return corner_merge.merge(cards, read_corners(image_bgr, deck), proposed)
 
 
 def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None
