@@ -271,6 +271,15 @@ class PlayWatch(TurnOrder, PickupWatch):
         self.to_confirm.renumbered(moved)
         return moved
 
+    def unplace(self, card: Card) -> None:
+        """``card``'s play, which the console named without a time, was undone (its place in the
+        trick came from a turn a correction changed): it is on the table again, named, and waits
+        for its seat's turn."""
+        trick, seat, _ = self.played.pop(card)
+        window = next((i.window for i in self.cards.items if not i.early), None)
+        self.cards.items.append(CardOnTable(zone=seat, t=self.put_down.pop(card, 0.0), window=window,
+                                            card_override=card))
+
     # -- the console --------------------------------------------------------------------
     def answer(self, c: Conflict, action: str, card: Optional[Card], why: dict) -> Iterator[Proposal]:
         """The console answered one of this part's conflicts (every kind but the deal watcher's)."""

@@ -120,7 +120,7 @@ from .doubt import Doubt, key as doubt_key
 from .game import Game
 from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play_watch import PlayWatch
-from .proposals import Ask, Conflict, Flag, Notice, Press, Proposal, Redeal, Settle, Write
+from .proposals import Ask, Conflict, Flag, Notice, Press, Proposal, Redeal, Settle, Write, correction
 from .record import RecordError
 from .screen import snapshot
 from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of
@@ -427,12 +427,11 @@ class TableReferee:
             trick = len(winners)
         prior = self._engine_violations() if event["type"] == "correction" else []
         found = self.game.apply(event)
+        self._out.append(Output("event", {"n": len(self.game.events), "event": event}))
         if event["type"] == "correction" and self.game.play is not None and self._put_in_turn():
             found = [v for v in self._engine_violations() if v not in prior]
         if event["type"] == "play" and event.get("evidence"):
             self._evidence.setdefault((hand, parse_card(event["card"])), tuple(event["evidence"]))
-        n = len(self.game.events)
-        self._out.append(Output("event", {"n": n, "event": event}))
         for v in found:
             v = self._with_evidence(hand, v)
             if v.to_confirm:
@@ -481,7 +480,28 @@ class TableReferee:
             for c in self.conflicts:              # an open question about a play follows it
                 if c.status == "open" and c.ref in moved and c.hand == self.game.hand_number:
                     c.ref = moved[c.ref]
-        return bool(fixes)
+        unplaced = self._unplace()
+        return bool(fixes) or unplaced
+
+    def _unplace(self) -> bool:
+        """The cards of the trick on the table that the console named without a time (no sensor saw
+        them put down: the referee placed them in the turn it inferred) and that the corrected turn
+        order no longer lets stand are undone and wait for their turn again, named: a partly written
+        trick is put in turn as :func:`~referee.trick_order.reordered` puts whole ones."""
+        play = self.game.play
+        undone = []
+        for card, (trick, seat, n) in list(self.play_watch.played.items()):
+            event = self.game.current(n) if n else None
+            if event is not None and trick == play.trick_number and card not in play.trick \
+                    and event.get("type") == "play" and not event.get("evidence"):
+                undone.append((n, card))
+        for n, card in sorted(undone):
+            fix = correction(n, None, "order", {"why": "a card named without a time, out of the turn a "
+                                                      "correction gave: it waits for its turn"})
+            self.game.apply(fix)
+            self._out.append(Output("event", {"n": len(self.game.events), "event": fix}))
+            self.play_watch.unplace(card)
+        return bool(undone)
 
     def _hand_over(self) -> None:
         self.deal_watch.dealer = self.game.next_dealer

@@ -137,6 +137,11 @@ CASES = [
     # console named E's real card of trick 1; the plays the referee knows were updated only after the
     # correction was written, so the tricks after it were not put in turn: trick 2 was "out of turn"
     (101026, "contree", "realistic"),
+    # round 6, 1 (both sensors; the cause left at the end of the round, fixed after the merge): the console
+    # named a trick's four unseen cards in the turn a camera misread gave; a correction then changed
+    # trick 3's winner with one of them written, and a partly written trick was not put in turn: the
+    # named card was "out of turn" (now: undone, it waits for its turn)
+    (3300218, "contree", "realistic"),
 ]
 
 
