@@ -38,7 +38,6 @@ per deck, ~6 s (cached in the deck's directory, ``corners.npz``); a
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
@@ -345,7 +344,7 @@ def corner_model(deck: Deck) -> CornerModel:
     model = deck._corners
     if model is None:
         cache = deck.directory / "corners.npz" if deck.directory else None
-        key = _faces_key(deck)
+        key = deck.digest(f"{MODEL_VERSION} {COPIES}")
         model = _load(cache, key) if cache else None
         if model is None:
             model = CornerModel(deck)
@@ -358,14 +357,6 @@ def corner_model(deck: Deck) -> CornerModel:
 #: Bumped when what the model learns changes, so cached models are remade.
 MODEL_VERSION = 6
 _STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits", "no_index_rank_rows", "core_rows")
-
-
-def _faces_key(deck: Deck) -> str:
-    digest = hashlib.sha1(f"{MODEL_VERSION} {COPIES}".encode())
-    for card in deck.cards:
-        for face in deck.faces[card]:
-            digest.update(bytes([card]) + face.tobytes())
-    return digest.hexdigest()
 
 
 def _save(model: CornerModel, path: Path, key: str) -> None:
