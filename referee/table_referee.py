@@ -487,7 +487,9 @@ class TableReferee:
         """The cards of the trick on the table that the console named without a time (no sensor saw
         them put down: the referee placed them in the turn it inferred) and that the corrected turn
         order no longer lets stand are undone and wait for their turn again, named: a partly written
-        trick is put in turn as :func:`~referee.trick_order.reordered` puts whole ones."""
+        trick is put in turn as :func:`~referee.trick_order.reordered` puts whole ones. Only one such
+        card is moved: with more, the tricks around it are not where the referee thinks (undoing
+        three cards of a trick left the table's cards out of step with the record, seed 301226)."""
         play = self.game.play
         undone = []
         for card, (trick, seat, n) in list(self.play_watch.played.items()):
@@ -495,7 +497,9 @@ class TableReferee:
             if event is not None and trick == play.trick_number and card not in play.trick \
                     and event.get("type") == "play" and not event.get("evidence"):
                 undone.append((n, card))
-        for n, card in sorted(undone):
+        if len(undone) != 1:
+            return False                          # more than one card to move: the console is asked as before
+        for n, card in undone:
             fix = correction(n, None, "order", {"why": "a card named without a time, out of the turn a "
                                                       "correction gave: it waits for its turn"})
             self.game.apply(fix)

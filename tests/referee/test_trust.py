@@ -222,3 +222,17 @@ def test_a_rebelote_said_after_a_card_was_taken_back_goes_with_the_card_put_down
         referee.ingest(obs)
     scored = {r.number: (r.result, r.score) for r in referee.results}
     assert scored == {r.number: (r.result, r.score) for r in sim.truth.results}
+
+
+def test_only_one_named_card_is_moved_back_to_its_turn():
+    """Seed 301226, RFID only: three cards of one trick named without a time came out of turn after a
+    correction. Undoing all three (a first version of the partly written trick's fix) left the table's
+    cards out of step with the record: hand 8 was scored failed, the game ended early and the next
+    call crashed the referee. With more than one such card the console is asked, as before."""
+    sim = simulate(60, 301226, parse_faults(RFID_ONLY), "contree")
+    referee = TableReferee(header=sim.header)
+    for obs in answered_stream(sim):
+        referee.ingest(obs)
+    assert [(r.number, r.score) for r in referee.results] == [(r.number, r.score) for r in sim.truth.results]
+    found = [(hand, v.as_dict()) for hand, v in referee.violations()]
+    assert not [v for hand, v in found if not any(p.matches(hand, v) for p in sim.planted)]
