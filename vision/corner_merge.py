@@ -38,6 +38,7 @@ from referee.cards import card_name
 
 from . import overlap
 from .corner_read import CornerRead, corner_model
+from .deck import portrait, side_sums
 
 #: An index sits at a found card's corner when the card corner it places is
 #: within this share of the found quad's short side of one of its corners
@@ -142,10 +143,8 @@ def read_landed(frame_bgr: np.ndarray, quad: np.ndarray, deck) -> tuple[Optional
     both corners name one card (it is asked when the whole-face reader
     doubts the card, and then one index is not enough, as in ``merge``),
     else (None, 0.0)."""
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    if _sides(q)[0] > _sides(q)[1]:
-        q = np.roll(q, -1, axis=0)             # its long sides vertical: a portrait face
-    across, along = _sides(q)
+    q = portrait(quad)
+    across, along = side_sums(q)
     h = float(_LANDED_HEIGHT)
     w = h * across / max(along, 1e-6)
     pad = _LANDED_MARGIN * h
@@ -167,8 +166,3 @@ def read_landed(frame_bgr: np.ndarray, quad: np.ndarray, deck) -> tuple[Optional
         return None, 0.0
     return reads[0].card, round(float(max(r.confidence for r in reads)), 3)
 
-
-def _sides(q: np.ndarray) -> tuple[float, float]:
-    """(top + bottom, left + right) side lengths of a quad."""
-    s = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    return float(s[0] + s[2]), float(s[1] + s[3])

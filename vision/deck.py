@@ -151,7 +151,20 @@ def warp_face(image_bgr: np.ndarray, quad: np.ndarray, size: tuple[int, int] = F
 
 def quad_aspect(quad: np.ndarray) -> float:
     """Long side / short side of a quad as seen (1.0 when it looks square)."""
+    a, b = side_sums(quad)
+    return float(max(a, b) / max(min(a, b), 1e-6))
+
+
+def side_sums(quad: np.ndarray) -> tuple[float, float]:
+    """(first + third, second + fourth) side lengths of a quad: its two pairs of opposite sides."""
     q = np.asarray(quad, np.float32).reshape(4, 2)
     sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    a, b = sides[0] + sides[2], sides[1] + sides[3]
-    return float(max(a, b) / max(min(a, b), 1e-6))
+    return float(sides[0] + sides[2]), float(sides[1] + sides[3])
+
+
+def portrait(quad: np.ndarray) -> np.ndarray:
+    """The quad's corners (4 x 2) started from the corner after which its first side is a short
+    one, so that warped to a portrait face its long sides stand vertical."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    a, b = side_sums(q)
+    return np.roll(q, -1, axis=0) if a > b else q

@@ -27,6 +27,8 @@ import numpy as np
 from referee.cards import (CLUBS, FRENCH_RANKS, JACK, KING, QUEEN, RANKS, SPADES, card_name, make_card, rank_of,
                            suit_of)
 
+from .deck import portrait
+
 FACE_SIZE = (224, 348)               # width, height: 4 px/mm of a 56 x 87 mm card
 CARD_MM = (56.0, 87.0)
 _RED, _BLACK = (38, 30, 200), (25, 25, 25)
@@ -231,10 +233,7 @@ def cut_out_card(image: np.ndarray, index_centres: np.ndarray, size: tuple[int, 
         quad = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True).reshape(-1, 2)
         if len(quad) != 4 or cv2.contourArea(quad) < 0.05 * image.shape[0] * image.shape[1]:
             return None
-        quad = _clockwise_from_top_left(quad.astype(np.float32))
-        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-        if sides[0] + sides[2] > sides[1] + sides[3]:   # landscape: start from the next corner
-            quad = np.roll(quad, -1, axis=0)
+        quad = portrait(_clockwise_from_top_left(quad.astype(np.float32)))
         w, h = size
         dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
         m = cv2.getPerspectiveTransform(quad, dst)
