@@ -489,7 +489,7 @@ class TableReferee:
         order no longer lets stand are undone and wait for their turn again, named: a partly written
         trick is put in turn as :func:`~referee.trick_order.reordered` puts whole ones. Only one such
         card is moved: with more, the tricks around it are not where the referee thinks (undoing
-        three cards of a trick left the table's cards out of step with the record, seed 301226)."""
+        three cards of a trick left the table's cards out of step with the record, game 301226)."""
         play = self.game.play
         undone = []
         for card, (trick, seat, n) in list(self.play_watch.played.items()):
@@ -498,14 +498,14 @@ class TableReferee:
                     and event.get("type") == "play" and not event.get("evidence"):
                 undone.append((n, card))
         if len(undone) != 1:
-            return False                          # more than one card to move: the console is asked as before
-        for n, card in undone:
-            fix = correction(n, None, "order", {"why": "a card named without a time, out of the turn a "
-                                                      "correction gave: it waits for its turn"})
-            self.game.apply(fix)
-            self._out.append(Output("event", {"n": len(self.game.events), "event": fix}))
-            self.play_watch.unplace(card)
-        return bool(undone)
+            return False                          # none, or more than one: the console is asked as before
+        [(n, card)] = undone
+        fix = correction(n, None, "order", {"why": "a card named without a time, out of the turn a "
+                                                  "correction gave: it waits for its turn"})
+        self.game.apply(fix)
+        self._out.append(Output("event", {"n": len(self.game.events), "event": fix}))
+        self.play_watch.unplace(card)
+        return True
 
     def _hand_over(self) -> None:
         self.deal_watch.dealer = self.game.next_dealer
