@@ -96,6 +96,20 @@ class Doubt:
                     yield from self._ask(hand, s)
         yield from self._ask(hand, v)
 
+    def impossible(self, hand: int, why: str, standing: list[Violation]) -> Iterator[Proposal]:
+        """``hand``'s record proved impossible without a card played twice in it: the console named,
+        for a card on the table, a card recorded as another play of the hand (the play watcher asks
+        which card that other play was). The violations standing in it are put to the console, as
+        a card played twice would have them (game 301028: an out-of-turn written on the sensors'
+        times, the card it jumped being the next trick's: its seat's real card went unseen)."""
+        if hand in self.why:
+            return
+        self.why[hand] = why
+        for s in standing:
+            if on_plays(s) and s.rule != "already-played":
+                self.shown.add(key(hand, s))
+                yield from self._ask(hand, s)
+
     def _ask(self, hand: int, v: Violation) -> Iterator[Proposal]:
         k = key(hand, v)
         if k in self.asked or k in self.verdicts:

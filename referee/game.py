@@ -77,6 +77,7 @@ class HandResult:
     held: tuple[int, int] = (0, 0)               # litige points kept for the next hand
     violations: list[Violation] = field(default_factory=list)    # "to confirm" ones included
     penalty: Optional[Seat] = None
+    trick_plays: tuple = ()                      # (winner, the record events of its plays) per trick
 
     @property
     def confirmed(self) -> list[Violation]:
@@ -212,6 +213,20 @@ class Game:
     def replaced(self) -> dict[int, Optional[dict]]:
         """The corrections in force: event number -> its replacement (None: undone)."""
         return dict(self._replaced)
+
+    def tricks_of(self, number: int) -> tuple[tuple[Seat, tuple[int, ...]], ...]:
+        """The finished tricks of hand ``number`` (the one being played, or one over), each as its
+        winner and the record events of its plays: what the table checks a pickup against, after
+        every correction (a corrected card may change a trick's winner, in a hand already over too)."""
+        h = self._hand
+        if h is not None and h.number == number:
+            return _tricks(h) if h.play is not None else ()
+        return next((r.trick_plays for r in self.results if r.number == number), ())
+
+    def read_once(self, n: int) -> bool:
+        """Does play event ``n``, as the corrections in force have it, rest on one read of one sensor?"""
+        event = self.current(n)
+        return event is not None and len(event.get("sources") or ()) == 1
 
     def current(self, n: int) -> Optional[dict]:
         """Event ``n`` as the corrections in force have it (None: undone): what a correction
@@ -563,6 +578,7 @@ class Game:
         else:
             declarations = hand.declarations
         self._score(hand, play.card_points, play.tricks_won, tuple(self._belote_points(hand)), declarations)
+        self.results[-1].trick_plays = _tricks(hand)
 
     def _tally(self, hand: _Hand, event: dict) -> list[Violation]:
         """A hand's result entered without its cards (a table without sensors):
@@ -685,6 +701,10 @@ class Game:
             held = [h.play.hand(s) if h.play else h.hands[s] for s in range(4)]
             out["private"]["hands"] = {SEAT_NAMES[s]: [card_name(c) for c in iter_cards(held[s])] for s in range(4)}
         return out
+
+
+def _tricks(hand: _Hand) -> tuple[tuple[Seat, tuple[int, ...]], ...]:
+    return tuple((t.winner, tuple(hand.refs[4 * i:4 * i + 4])) for i, t in enumerate(hand.play.tricks))
 
 
 def _resting(hand: _Hand, refs: list[int]) -> tuple[int, ...]:

@@ -132,6 +132,9 @@ class TurnOrder:
                     # seen is of the next trick (it waits for its turn). Not a card out of turn: a question.
                     yield from self._went_unseen(item, to_play, trick, other.t)
                     return True
+                if trick > 1 and (yield from self.to_confirm.ask_winner(
+                        self.game.hand_number, trick - 1, play.winners[-1], play.winners[-1], early=other.seat)):
+                    return True                       # whose turn it is rests on the last trick's cards read once
                 if other.origin is not None and item.origin == to_play and play.trick and \
                         self._where_thought(live):
                     # The two hands and their times say so: both cards were seen leaving their

@@ -40,7 +40,7 @@ from .game import Game
 from .observations import CardGone, CardSeen
 from .play_order import TurnOrder, shown_before
 from .play_pickup import PickupWatch
-from .proposals import Ask, Conflict, Notice, Proposal, Settle, Write, correction, one
+from .proposals import Ask, Conflict, Impossible, Notice, Proposal, Settle, Write, correction, one
 from .record import RecordError
 from .seats import SEAT_NAMES, Seat
 from .table_cards import CardOnTable, Played, TableCards
@@ -310,6 +310,12 @@ class PlayWatch(TurnOrder, PickupWatch):
         if c.item is not None:                    # a card still on the table
             c.item.card_override = chosen
             c.item.conflict = None
+            twin = self.played.get(chosen) if c.hand == self.game.hand_number else None
+            if twin is not None and twin[2] and (twin[0], twin[1]) != (c.trick, c.seat):
+                doubt = twin                      # recorded as another play: that one is asked about;
+                # the hand is in doubt as if the card had been played twice
+                yield Impossible(f"{pretty(chosen)} was recorded as {SEAT_NAMES[twin[1]]}'s card at trick "
+                                 f"{twin[0]}, and the console named it as {SEAT_NAMES[c.seat]}'s at trick {c.trick}")
         elif c.ref is not None:                   # a play already recorded (a refused correction raises)
             old = self.game.current(c.ref)
             before = parse_card(old["card"])

@@ -138,7 +138,14 @@ class Redeal:
     """The deal is void: every part forgets the hand's cards (the same dealer deals again)."""
 
 
-Proposal = Write | Ask | Press | Settle | Notice | Flag | Redeal
+@dataclass(frozen=True)
+class Impossible:
+    """The hand's record proved impossible (``why``): it is in doubt (:mod:`referee.doubt`)."""
+
+    why: str
+
+
+Proposal = Write | Ask | Press | Settle | Notice | Flag | Redeal | Impossible
 
 
 def correction(ref: int, replace: Optional[dict[str, Any]], reason: str, why: dict[str, Any]) -> dict[str, Any]:

@@ -103,6 +103,8 @@ class Scoresheet:
         game = referee.game
         table: dict[int, list] = {}
         for hand, v in referee.table_violations:
+            if v.to_confirm:
+                continue                          # listed with the others to confirm, below
             table.setdefault(hand, []).append(v.as_dict())
         pending: dict[int, list] = {}
         for hand, v in referee.to_confirm():

@@ -120,7 +120,7 @@ from .doubt import Doubt, key as doubt_key
 from .game import Game
 from .observations import CardGone, CardSeen, ConsoleAction, Observation, SensorState, ZoneCleared
 from .play_watch import PlayWatch
-from .proposals import Ask, Conflict, Flag, Notice, Press, Proposal, Redeal, Settle, Write, correction
+from .proposals import Ask, Conflict, Flag, Impossible, Notice, Press, Proposal, Redeal, Settle, Write, correction
 from .record import RecordError
 from .screen import snapshot
 from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of
@@ -168,7 +168,7 @@ class TableReferee:
         self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking, self.doubt)
         self._writers = {Write: self._write_proposed, Ask: self._file_conflict, Press: self._press_conflict,
                          Settle: self._settle_conflict, Notice: self._notice, Flag: self._flag,
-                         Redeal: lambda _: self._new_hand()}
+                         Redeal: lambda _: self._new_hand(), Impossible: self._impossible}
 
     @staticmethod
     def make_header(rules: str = "ffb-contree", options: Optional[dict] = None,
@@ -223,14 +223,14 @@ class TableReferee:
     def violations(self) -> list[tuple[int, Violation]]:
         """Every violation of the game as ``(hand number, violation)``, with its evidence; those
         still to confirm are not violations yet (:meth:`to_confirm`)."""
-        found = [(h, v) for h, v in self._all_violations() if not v.to_confirm]
+        found = [(h, v) for h, v in self._all_violations() + self.table_violations if not v.to_confirm]
         pending = [(self.game.hand_number, v) for v in self.deal_watch.misdeals_pending]
-        return sorted([(h, v) for h, v in found + self.table_violations + pending if self.doubt.stands(h, v)],
+        return sorted([(h, v) for h, v in found + pending if self.doubt.stands(h, v)],
                       key=lambda hv: (hv[0], hv[1].trick or 0))
 
     def to_confirm(self) -> list[tuple[int, Violation]]:
         """The violations that rest on a play read once by one sensor, not yet confirmed."""
-        return [(h, v) for h, v in self._all_violations() if v.to_confirm]
+        return [(h, v) for h, v in self._all_violations() + self.table_violations if v.to_confirm]
 
     def _all_violations(self) -> list[tuple[int, Violation]]:
         found = [(r.number, v) for r in self.game.results for v in r.violations]
@@ -418,13 +418,6 @@ class TableReferee:
         correction that voids a deal, a ``pickup`` on a trick's last play."""
         hand = self.game.hand_number
         results = len(self.game.results)
-        winner = None
-        if event.get("pickup") and event["type"] == "play" and self.game.play is not None:
-            after = self.game.play.copy()
-            after.play(parse_card(event["card"]))
-            winners = after.winners
-            winner = winners[-1] if winners else None
-            trick = len(winners)
         prior = self._engine_violations() if event["type"] == "correction" else []
         found = self.game.apply(event)
         self._out.append(Output("event", {"n": len(self.game.events), "event": event}))
@@ -444,14 +437,15 @@ class TableReferee:
         if event["type"] == "correction" and results:
             self._out.append(Output("rescored", {"hands": [r.details() for r in self.game.results],
                                                  "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]}}))
-        if event["type"] == "correction" and self.game.play is not None:
-            self._recheck_pickups(hand)
+        if event["type"] == "correction":
+            for h in (hand - 1, hand):            # the correction of a hand just over: its last trick
+                self._check_pickups(h)
         if event["type"] == "correction" and event.get("misdeal"):
             self._table_violation(hand, _misdeal_violation(event["misdeal"]))
         for m in event.get("misdeals", ()) if event["type"] == "deal" else ():
             self.table_violations.append((hand, _misdeal_violation(m)))    # reported when it happened
-        if winner is not None and event["pickup"]["pile"] != TEAM_NAMES[team_of(winner)]:
-            self._table_violation(hand, _wrong_pickup(trick, event["pickup"], winner))
+        if event.get("pickup") and event["type"] == "play":
+            self._check_pickups(hand)
         for result in self.game.results[results:]:
             for v in result.violations:               # the audit of a hand whose deal was not seen
                 if v.to_confirm and v not in found:
@@ -517,28 +511,42 @@ class TableReferee:
         self.deal_watch.new_hand()
         self.play_watch.new_hand()
 
-    def _recheck_pickups(self, hand: int) -> None:
-        """A play of this hand was corrected: a wrong pickup its trick's new winner's side made
-        is no wrong pickup (the wrong card made another seat the winner), and a pickup by the
-        side that no longer won the trick is one."""
-        winners = self.game.play.winners
-        for h, v in list(self.table_violations):
-            if h == hand and v.rule == "wrong-pickup" and v.trick is not None and v.trick <= len(winners) \
-                    and TEAM_NAMES[team_of(winners[v.trick - 1])] == dict(v.params)["pile"]:
-                self.table_violations.remove((h, v))
-                self._out.append(Output("notice", {"message": f"trick {v.trick} went to the pile of its winner's "
-                                                              f"side after all: no wrong pickup"}))
-        flagged = {v.trick for h, v in self.table_violations if h == hand and v.rule == "wrong-pickup"}
-        for trick, _, n in set(self.play_watch.played.values()):
-            event = self.game.current(n) if n else None
-            pickup = event.get("pickup") if event else None
-            if pickup and trick <= len(winners) and trick not in flagged \
-                    and pickup["pile"] != TEAM_NAMES[team_of(winners[trick - 1])]:
-                self._table_violation(hand, _wrong_pickup(trick, pickup, winners[trick - 1]))
+    def _check_pickups(self, hand: int) -> None:
+        """Check every pickup of ``hand`` against its trick's winner as the record has it now.
+
+        A trick that went to the other side's pile is a ``wrong-pickup``; one whose winner rests on
+        a play read once by one sensor is only *to confirm* (its ``to_confirm`` names those plays, and
+        they are asked about): a misread card makes another seat the winner (game 300994: W's ♦10,
+        read by the camera alone as the ♥10, made W the winner of a trick that S won, and NS were
+        accused of taking EW's trick). After a correction, a wrong pickup the trick's new winner's
+        side made is withdrawn, one the corrected winner makes is reported, and one whose plays
+        were confirmed stands."""
+        standing = {v.trick: (h, v) for h, v in self.table_violations if h == hand and v.rule == "wrong-pickup"}
+        for trick, (winner, refs) in enumerate(self.game.tricks_of(hand), 1):
+            pickup = next((e["pickup"] for e in map(self.game.current, refs) if e and e.get("pickup")), None)
+            old = standing.get(trick)
+            if pickup is None or pickup["pile"] == TEAM_NAMES[team_of(winner)]:
+                if old is not None:
+                    self.table_violations.remove(old)
+                    self._out.append(Output("notice", {"message": f"trick {trick} went to the pile of its winner's "
+                                                                  f"side after all: no wrong pickup"}))
+                continue
+            new = _wrong_pickup(trick, pickup, winner, tuple(n for n in refs if self.game.read_once(n)))
+            if old is None:
+                self._table_violation(hand, new)
+            elif old[1] != new:
+                self.table_violations[self.table_violations.index(old)] = (hand, new)
+                if new.to_confirm:
+                    self.confirming.rests_on(new)
+                elif old[1].to_confirm:           # its plays are confirmed: now it is one
+                    self.table_violations.remove((hand, new))
+                    self._table_violation(hand, new)
 
     def _table_violation(self, hand: int, v: Violation) -> None:
         self.table_violations.append((hand, v))
-        if self.doubt.holds(hand, v):
+        if v.to_confirm:
+            self.confirming.rests_on(v)           # asked about once the observation is done
+        elif self.doubt.holds(hand, v):
             self._carry_out(self.doubt.ask(hand, v, self._standing(hand, [v])))
         else:
             self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
@@ -575,6 +583,10 @@ class TableReferee:
         self._blocking.discard(c.id)
         self._out.append(Output("resolved", {"id": c.id, "status": proposal.status, "how": proposal.how}))
 
+    def _impossible(self, proposal: Impossible) -> None:
+        hand = self.game.hand_number
+        self._carry_out(self.doubt.impossible(hand, proposal.why, self._standing(hand, [])))
+
     def _notice(self, proposal: Notice) -> None:
         self._out.append(Output("notice", {"message": proposal.message}))
 
@@ -590,13 +602,14 @@ class TableReferee:
                         awaiting_pickup=(done["seat"], done["card"]) if done is not None else None)
 
 
-def _wrong_pickup(trick: int, pickup: dict[str, Any], winner: Seat) -> Violation:
-    """Trick ``trick`` went to ``pickup``'s pile, not that of ``winner``'s side."""
+def _wrong_pickup(trick: int, pickup: dict[str, Any], winner: Seat, to_confirm: tuple[int, ...] = ()) -> Violation:
+    """Trick ``trick`` went to ``pickup``'s pile, not that of ``winner``'s side (``to_confirm``: the
+    plays of the trick read once by one sensor)."""
     pile = pickup["pile"]
     return Violation("wrong-pickup", TEAM_NAMES.index(pile),
                      f"trick {trick} went to {pile}'s pile, but {SEAT_NAMES[winner]} ({TEAM_NAMES[team_of(winner)]}) "
                      f"won it", trick=trick, evidence=tuple(pickup.get("evidence", ())),
-                     params=(("pile", pile), ("winner", SEAT_NAMES[winner])))
+                     params=(("pile", pile), ("winner", SEAT_NAMES[winner])), to_confirm=to_confirm)
 
 
 def _misdeal_violation(data: dict[str, Any]) -> Violation:

@@ -136,11 +136,15 @@ class ToConfirm:
         c = self._open_on(n)
         return self._confirm(n, c, {"evidence": [oid]}, obs.source) if c is not None else None
 
-    def ask_winner(self, hand: int, trick: int, winner: Seat, led: Seat) -> Generator[Proposal, Conflict, bool]:
+    def ask_winner(self, hand: int, trick: int, winner: Seat, led: Seat,
+                   early: Optional[Seat] = None) -> Generator[Proposal, Conflict, bool]:
         """The next trick was led from ``led``'s zone, but the cards recorded for ``trick`` make
         ``winner`` its winner: a misread card of it may be why. Ask about its plays read once,
         the least sure first, one at a time; True while one is asked (False once none is left:
-        then ``led`` played out of turn)."""
+        then ``led`` played out of turn). ``early``: the next trick was led from ``winner``'s zone,
+        but ``early``'s card came before its turn; whose turn it was rests on the same cards (a
+        confident misread made the wrong seat the winner, and the real leader's card looked early:
+        games 300238, 301438)."""
         doubted = sorted(((n, p) for n, p in self.plays.items() if p.hand == hand and p.trick == trick
                           and p.second is None), key=lambda np: (np[1].conf, np[0]))
         if any(self._open_on(n) is not None for n, _ in doubted):
@@ -150,9 +154,12 @@ class ToConfirm:
         n, one = doubted[0]
         who = "only the camera" if one.sensor == "camera" else "only one RFID antenna"
         sure = f" ({one.conf:.0%} sure)" if one.sensor == "camera" else ""
+        why = f"{SEAT_NAMES[led]} led trick {trick + 1}, but the cards recorded for trick {trick} make " \
+            f"{SEAT_NAMES[winner]} its winner" if early is None else \
+            f"{SEAT_NAMES[early]}'s card at trick {trick + 1} came before its turn, which rests on the cards " \
+            f"recorded for trick {trick} ({SEAT_NAMES[winner]} won it)"
         c = yield Ask(Conflict(
-            "to-confirm", f"{SEAT_NAMES[led]} led trick {trick + 1}, but the cards recorded for trick {trick} "
-            f"make {SEAT_NAMES[winner]} its winner: {who} read {SEAT_NAMES[one.seat]}'s card, "
+            "to-confirm", f"{why}: {who} read {SEAT_NAMES[one.seat]}'s card, "
             f"{pretty(one.card)}{sure}: confirm the card, or name the right one",
             hand=hand, trick=trick, seat=one.seat, proposal=one.card, ref=n, blocking=True,
             evidence=tuple(self.game.current(n).get("evidence", ()))))
