@@ -308,6 +308,11 @@ class PlayWatch(TurnOrder, PickupWatch):
         if chosen is None:
             raise RecordError(f"conflict {c.id}: name the card that was played (resolve)")
         if c.item is not None:                    # a card still on the table
+            if c.item.cam is None and c.item.rfid not in (None, chosen):
+                # A tag is not misread: the one read there was another card's (knocked, or read from
+                # a zone away), so when and how the card named came down nobody saw: it has no time,
+                # and makes no card before or after it out of turn (game 301322).
+                c.item.rfid, c.item.rfid_reads, c.item.oids = None, set(), []
             c.item.card_override = chosen
             c.item.conflict = None
             twin = self.played.get(chosen) if c.hand == self.game.hand_number else None
