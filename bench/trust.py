@@ -17,7 +17,8 @@ A planted violation counts as flagged once confirmed, by a second read or at
 the console. One no sensor could trace is counted apart, not in the recall: a
 wrong pickup whose pile reads were all missed, an out-of-turn card when no
 sensor reported when it or the card it jumped was put down (or a late report
-put it after that card).
+put it after that card). One of those the referee found all the same (it asked, the console
+confirmed) is a true violation, not a false accusation (round 6 counted it false).
 
 Before and now: ``BENCH_TRUST_BEFORE`` names a checkout of the referee before
 this work (``git worktree add /tmp/trust-before f7d5d93``; default that path).
@@ -72,14 +73,14 @@ except Exception as exc:
     print(json.dumps({"crash": f"{type(exc).__name__}: {str(exc)[:120]}"}))
 """
 HEAD = (f"{'hands':>6} {'planted':>7} {'flagged':>7} {'recall':>8} {'false':>6} {'q/hand':>7} {'tc/hand':>7} "
-        f"{'told':>6} {'2nd-rd':>7} {'left':>5} {'wdrn':>5} {'untr':>5} {'exact':>8}")
+        f"{'told':>6} {'2nd-rd':>7} {'left':>5} {'wdrn':>5} {'untr':>5} {'u-fnd':>5} {'exact':>8}")
 
 
 def _row(d: dict, told: int) -> str:
     return (f"{d['hands']:>6} {d['planted']:>7} {d['flagged']:>7} {d['recall']:>8.2%} {d['false_accusations']:>6} "
             f"{d['conflicts_per_hand']:>7.2f} {d['to_confirm_per_hand']:>7.3f} {told / max(d['hands'], 1):>6.2f} "
             f"{d['to_confirm_by_sensor']:>7} {d['to_confirm_left']:>5} {d.get('withdrawn', 0):>5} "
-            f"{d['untraced']:>5} "
+            f"{d['untraced']:>5} {d.get('untraced_found', 0):>5} "
             f"{d['hands_exact_share']:>8.2%}")
 
 
@@ -132,7 +133,8 @@ def run() -> None:
           f"since round 6 an in-doubt question); 2nd-rd: violations to confirm a second read confirmed; left: never "
           f"confirmed; wdrn: violations reported, then withdrawn when their hand's record proved impossible and the "
           f"console dismissed them (counted apart from the false accusations: shown, not kept); untr: planted but "
-          f"untraceable by any sensor (not in the recall)")
+          f"untraceable by any sensor (not in the recall); u-fnd: of which the referee found all the same (asked, "
+          f"the console confirmed: true, not false)")
     print(f"{'rules':8} {'sensors':12} {'side':7} {HEAD}  seconds")
     questions = {}
     try:

@@ -255,3 +255,15 @@ def test_only_one_named_card_is_moved_back_to_its_turn():
     assert [(r.number, r.score) for r in referee.results] == [(r.number, r.score) for r in sim.truth.results]
     found = [(hand, v.as_dict()) for hand, v in referee.violations()]
     assert not [v for hand, v in found if not any(p.matches(hand, v) for p in sim.planted)]
+
+
+def test_a_violation_no_sensor_traced_that_the_console_confirmed_is_not_counted_false():
+    """Game 201313 (seed 2's game 1307, contrée, RFID only), hand 7: S's ♦8 out of turn, a card no
+    sensor timed. The referee asked about it on a time it inferred, and the console, who saw the
+    table, confirmed it: a true violation. The benchmark counted it as a false accusation in round 6;
+    it is counted apart now, neither false nor in the recall."""
+    from referee.measure import run
+
+    m = run(7, 2, parse_faults(RFID_ONLY), "contree", first_game=1307)     # the game's 7 hands
+    assert m.games == 1 and m.false_accusations == 0
+    assert m.untraced_found == 1 and m.recall == 1.0
