@@ -13,7 +13,7 @@ played, leave ``play:X`` and arrive in ``pile:NS``/``pile:EW`` when the trick
 is picked up; the camera sees each card appear in ``play:X`` (with a frame
 reference and a confidence) and each play zone cleared. The console (the
 human referee) enters the calls of the auction and "belote". Each sensor ends
-with a heartbeat (``SensorState``), as a live table's would go on arriving.
+with heartbeats (``SensorState``), as a live table's would go on arriving.
 
 The players are the simulated player (:mod:`referee.player`) in its
 reckless temperament, so that every kind of contract comes up. Faults
@@ -367,9 +367,10 @@ def simulate(hands: int = 10, seed: int = 0, faults: Faults = Faults(), rules: s
         contract = auction.contract
         t = _play_hand(em, rng, player, contract, dealer, held, number, plant, t, record, planted, plays)
         dealer = next_seat(dealer, cw)
-    for source in ("camera", "rfid"):                # the sensors go on reporting: time passes
-        if getattr(faults, source):
-            em._add(SensorState(source=source, t=t + 5.0, state="connected", detail="heartbeat"))
+    for source in ("camera", "rfid"):                # the sensors go on reporting: time passes (a game cut
+        if getattr(faults, source):                  # short leaves no question waiting for a second read)
+            for beat in (5.0, 10.0):
+                em._add(SensorState(source=source, t=t + beat, state="connected", detail="heartbeat"))
     return SimGame(header, em.stream(), record, planted, plays, misdeals, number, truth)
 
 

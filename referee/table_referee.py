@@ -448,8 +448,12 @@ class TableReferee:
             self._check_pickups(hand)
         for result in self.game.results[results:]:
             for v in result.violations:               # the audit of a hand whose deal was not seen
-                if v.to_confirm and v not in found:
+                if v in found:
+                    continue
+                if v.to_confirm:
                     self.confirming.rests_on(v)
+                elif self.doubt.holds(result.number, v):  # a hand in doubt: asked, as those found in play
+                    self._carry_out(self.doubt.ask(result.number, v, self._standing(result.number, [v])))
             self._out.append(Output("score", {"hand": result.details(),
                                               "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]},
                                               "winner": TEAM_NAMES[self.game.winner]
