@@ -294,8 +294,11 @@ class PlayWatch(TurnOrder, PickupWatch):
             else:
                 item.early = True                 # down before its turn: it waits for it
             return
-        if c.kind == "to-confirm" and (action == "dismiss" or (card if action == "resolve" else c.proposal)
-                                        == c.proposal):
+        named = card if action == "resolve" else c.proposal
+        if c.kind == "to-confirm" and (action == "dismiss" or named == c.proposal or
+                                        (c.ref is not None and self._recorded_as(c.ref, named))):
+            # (The console named the card the play holds now: a tag corrected it while the question
+            # waited, and it rests on that one read; the console's word confirms it, game 3700366.)
             yield from self.to_confirm.answer(c, action, card, why)
             return
         doubt = None
@@ -361,6 +364,12 @@ class PlayWatch(TurnOrder, PickupWatch):
                                f"but it was recorded as {SEAT_NAMES[seat]}'s card at trick {trick} too: which card "
                                f"did {SEAT_NAMES[seat]} play at trick {trick}?", trick=trick, seat=seat,
                                blocking=True, ref=n))
+
+    def _recorded_as(self, n: int, card: Optional[Card]) -> bool:
+        """Does play event ``n`` hold ``card`` now (as corrected)?"""
+        event = self.game.current(n)
+        return card is not None and event is not None and event.get("type") == "play" and \
+            parse_card(event["card"]) == card
 
     def belote(self, seat: Seat, t: float) -> Iterator[Proposal]:
         """Attach "belote"/"rebelote" to ``seat``'s card being played: a trump king or queen on

@@ -285,3 +285,17 @@ def test_a_game_cut_short_leaves_no_violation_waiting_for_a_second_read():
         referee.ingest(obs)
     assert referee.to_confirm() == []
     assert (8, "must-follow", "N") in [(h, v.rule, "NESW"[v.seat]) for h, v in referee.violations()]
+
+
+def test_a_wrong_pickup_whose_card_a_tag_corrected_is_confirmed_when_the_console_names_that_card():
+    """Game 3700366 (working seed 37, both sensors), hand 5: W's ♥8, read by the camera alone as the ♦8,
+    made S the winner of trick 4, which EW took: a wrong pickup to confirm. The pile's tag corrected W's
+    card to the ♥8 (a play resting on that one read) while the question about the ♦8 waited; the console
+    then named the ♥8, the card the play held by then, and nothing was written, so the wrong pickup, a
+    real one, stayed to confirm for ever. Replayed as the benchmark referees it (the console answers as
+    soon as asked)."""
+    from referee.measure import run
+
+    m = run(10, 37, parse_faults("realistic"), "contree", first_game=255)     # game 3700366's 10 hands
+    assert m.games == 1 and m.by_kind["wrong-pickup"] == [1, 1]
+    assert m.flagged == m.planted and m.to_confirm_left == 0 and m.false_accusations == 0
