@@ -26,13 +26,15 @@ outputs:
   impossible (a card played twice) accuses no one without the console;
 - the order of the tricks (:mod:`referee.trick_order`): put back in turn after
   a correction changed who won a trick;
+- the table's own violations (:mod:`referee.table_rules`): misdeals and
+  wrong pickups, checked again after every correction;
 - the console desk (:mod:`referee.desk`): the console's actions, the answers
   to conflicts, corrections;
 - the screen (:mod:`referee.screen`): the state as the screens get it.
 
-Why one module just over 500 lines: most of it is this API's documentation,
-and the writer that applies every part's proposals (events, conflicts, the
-table's own violations: misdeal and wrong pickup) in one place.
+Why one module over 500 lines: most of it is this API's documentation, and
+the writer that applies every part's proposals (events, conflicts,
+violations) in one place.
 
 API (the dashboard and the demo build on it)
 --------------------------------------------
@@ -98,8 +100,9 @@ Either sensor may be missing. Without hand antennas the deal is not seen
 and pickups cannot be checked; without a camera RFID alone decides; a
 camera-only table cannot see misdeals or pickups.
 
-Table rules checked here (the rest is the engine's): ``misdeal`` (by the
-deal watcher) and ``wrong-pickup``. In the record a misdeal is a
+Table rules checked here (the rest is the engine's; :mod:`referee.table_rules`):
+``misdeal`` (by the deal watcher) and ``wrong-pickup`` (to confirm while its
+trick's winner rests on a play read once). In the record a misdeal is a
 ``misdeals`` field on the redeal's ``deal`` event (or, for a deal already
 recorded, the correction that undoes it, with a ``misdeal`` field), and a
 pickup a ``pickup`` field on the trick's last play: the referee finds both
@@ -123,7 +126,8 @@ from .play_watch import PlayWatch
 from .proposals import Ask, Conflict, Flag, Impossible, Notice, Press, Proposal, Redeal, Settle, Write, correction
 from .record import RecordError
 from .screen import snapshot
-from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of
+from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat
+from .table_rules import TableRules, misdeal
 from .to_confirm import ToConfirm
 from .trick_order import reordered
 from .violations import Violation
@@ -156,7 +160,6 @@ class TableReferee:
         self.last_t: dict[str, float] = {}
         self.conflicts: list[Conflict] = []
         self._blocking: set[int] = set()          # open blocking conflicts
-        self.table_violations: list[tuple[int, Violation]] = []
         self.sensors: dict[str, str] = {}
         self.seen_sources: set[str] = set()
         self._out: list[Output] = []
@@ -165,6 +168,7 @@ class TableReferee:
         self.confirming = ToConfirm(self.game, self.conflicts)
         self.play_watch = PlayWatch(self.game, self.deal_watch, self.confirming, self.seen_sources, self._blocking)
         self.doubt = Doubt()
+        self.table_rules = TableRules(self.game, self.confirming, self.doubt, self._standing)
         self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking, self.doubt)
         self._writers = {Write: self._write_proposed, Ask: self._file_conflict, Press: self._press_conflict,
                          Settle: self._settle_conflict, Notice: self._notice, Flag: self._flag,
@@ -203,6 +207,12 @@ class TableReferee:
     @property
     def hand_number(self) -> int:
         return self.game.hand_number
+
+    @property
+    def table_violations(self) -> list[tuple[int, Violation]]:
+        """The table's own violations (misdeals, wrong pickups: :mod:`referee.table_rules`), to
+        confirm ones included."""
+        return self.table_rules.found
 
     def load_events(self, events: list[dict[str, Any]]) -> None:
         """Apply record events directly (an imported game): no observations behind them."""
@@ -437,15 +447,16 @@ class TableReferee:
         if event["type"] == "correction" and results:
             self._out.append(Output("rescored", {"hands": [r.details() for r in self.game.results],
                                                  "totals": {"NS": self.game.totals[0], "EW": self.game.totals[1]}}))
+        rules = self.table_rules
         if event["type"] == "correction":
             for h in (hand - 1, hand):            # the correction of a hand just over: its last trick
-                self._check_pickups(h)
+                self._carry_out(rules.check_pickups(h))
         if event["type"] == "correction" and event.get("misdeal"):
-            self._table_violation(hand, _misdeal_violation(event["misdeal"]))
+            self._carry_out(rules.report(hand, misdeal(event["misdeal"])))
         for m in event.get("misdeals", ()) if event["type"] == "deal" else ():
-            self.table_violations.append((hand, _misdeal_violation(m)))    # reported when it happened
+            rules.redealt(hand, m)
         if event.get("pickup") and event["type"] == "play":
-            self._check_pickups(hand)
+            self._carry_out(rules.check_pickups(hand))
         for result in self.game.results[results:]:
             for v in result.violations:               # the audit of a hand whose deal was not seen
                 if v in found:
@@ -515,46 +526,6 @@ class TableReferee:
         self.deal_watch.new_hand()
         self.play_watch.new_hand()
 
-    def _check_pickups(self, hand: int) -> None:
-        """Check every pickup of ``hand`` against its trick's winner as the record has it now.
-
-        A trick that went to the other side's pile is a ``wrong-pickup``; one whose winner rests on
-        a play read once by one sensor is only *to confirm* (its ``to_confirm`` names those plays, and
-        they are asked about): a misread card makes another seat the winner (game 300994: W's ♦10,
-        read by the camera alone as the ♥10, made W the winner of a trick that S won, and NS were
-        accused of taking EW's trick). After a correction, a wrong pickup the trick's new winner's
-        side made is withdrawn, one the corrected winner makes is reported, and one whose plays
-        were confirmed stands."""
-        standing = {v.trick: (h, v) for h, v in self.table_violations if h == hand and v.rule == "wrong-pickup"}
-        for trick, (winner, refs) in enumerate(self.game.tricks_of(hand), 1):
-            pickup = next((e["pickup"] for e in map(self.game.current, refs) if e and e.get("pickup")), None)
-            old = standing.get(trick)
-            if pickup is None or pickup["pile"] == TEAM_NAMES[team_of(winner)]:
-                if old is not None:
-                    self.table_violations.remove(old)
-                    self._out.append(Output("notice", {"message": f"trick {trick} went to the pile of its winner's "
-                                                                  f"side after all: no wrong pickup"}))
-                continue
-            new = _wrong_pickup(trick, pickup, winner, tuple(n for n in refs if self.game.read_once(n)))
-            if old is None:
-                self._table_violation(hand, new)
-            elif old[1] != new:
-                self.table_violations[self.table_violations.index(old)] = (hand, new)
-                if new.to_confirm:
-                    self.confirming.rests_on(new)
-                elif old[1].to_confirm:           # its plays are confirmed: now it is one
-                    self.table_violations.remove((hand, new))
-                    self._table_violation(hand, new)
-
-    def _table_violation(self, hand: int, v: Violation) -> None:
-        self.table_violations.append((hand, v))
-        if v.to_confirm:
-            self.confirming.rests_on(v)           # asked about once the observation is done
-        elif self.doubt.holds(hand, v):
-            self._carry_out(self.doubt.ask(hand, v, self._standing(hand, [v])))
-        else:
-            self._out.append(Output("violation", {"hand": hand, **v.as_dict()}))
-
     def _hand_of(self, v: Violation, default: int) -> int:
         """The number of the hand whose violation ``v`` is (``default``: the hand being played)."""
         return next((r.number for r in self.game.results if v in r.violations), default)
@@ -604,18 +575,3 @@ class TableReferee:
         return snapshot(self.game, self.mode, self.dealer, self.n_obs, self.violations(), self.to_confirm(),
                         self.conflicts, self.play_watch.cards.items, self.sensors, self.deal_watch.seen_hands,
                         awaiting_pickup=(done["seat"], done["card"]) if done is not None else None)
-
-
-def _wrong_pickup(trick: int, pickup: dict[str, Any], winner: Seat, to_confirm: tuple[int, ...] = ()) -> Violation:
-    """Trick ``trick`` went to ``pickup``'s pile, not that of ``winner``'s side (``to_confirm``: the
-    plays of the trick read once by one sensor)."""
-    pile = pickup["pile"]
-    return Violation("wrong-pickup", TEAM_NAMES.index(pile),
-                     f"trick {trick} went to {pile}'s pile, but {SEAT_NAMES[winner]} ({TEAM_NAMES[team_of(winner)]}) "
-                     f"won it", trick=trick, evidence=tuple(pickup.get("evidence", ())),
-                     params=(("pile", pile), ("winner", SEAT_NAMES[winner])), to_confirm=to_confirm)
-
-
-def _misdeal_violation(data: dict[str, Any]) -> Violation:
-    return Violation("misdeal", parse_seat(data["seat"]), data["message"], evidence=tuple(data.get("evidence", ())),
-                     params=tuple(data.get("params", {}).items()))
