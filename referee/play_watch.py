@@ -343,8 +343,13 @@ class PlayWatch(TurnOrder, PickupWatch):
                 except RecordError:
                     self.played = known
                     raise
-                if c.hand == self.game.hand_number:       # readings of the real one still waiting in a
-                    self.cards.items = [i for i in self.cards.items     # zone are that same card
+                if c.hand == self.game.hand_number and self.game.play is not None and \
+                        c.trick >= self.game.play.trick_number - (self.trick_done is not None):
+                    # Readings of the real one still waiting in a zone are that same card, while its
+                    # trick is on the table; once it was picked up, they are later cards misread as it
+                    # (the camera confuses two cards both ways: game 300845, W's ♠7 read as the ♠8 at
+                    # trick 7, W's ♠8 as the ♠7 at trick 8), asked about as any read of a card played.
+                    self.cards.items = [i for i in self.cards.items
                                         if i.conflict is not None or chosen not in (i.rfid, i.cam)]
                 if twin is not None and twin[2] and twin[2] != c.ref:
                     doubt = twin                  # that card was recorded as another play of the hand too

@@ -299,3 +299,15 @@ def test_a_wrong_pickup_whose_card_a_tag_corrected_is_confirmed_when_the_console
     m = run(10, 37, parse_faults("realistic"), "contree", first_game=255)     # game 3700366's 10 hands
     assert m.games == 1 and m.by_kind["wrong-pickup"] == [1, 1]
     assert m.flagged == m.planted and m.to_confirm_left == 0 and m.false_accusations == 0
+
+
+def test_a_later_card_misread_as_a_corrected_one_is_not_dropped_as_that_card():
+    """Game 300845 (seed 3, classic, camera only), hand 4: the camera read W's ♠7 as the ♠8 at trick 7,
+    and W's ♠8 as the ♠7 at trick 8, where S played out of turn before W. Whose turn it was rested on
+    trick 7's cards, so they were confirmed first; the console named W's ♠7, and W's card lying in its
+    zone at trick 8, read as the ♠7, was dropped as "that same card": W's card was then asked for with
+    no time, and S's out-of-turn card was missed. Replayed as the benchmark referees it."""
+    from referee.measure import run
+
+    m = run(8, 3, parse_faults("realistic,rfid=false"), "classic", first_game=836)   # game 300845
+    assert m.games == 1 and m.by_kind["out-of-turn"] == [1, 1] and m.false_accusations == 0
