@@ -33,8 +33,6 @@ of a heap from what changed (``vision.track``), which needs none of this.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Optional
 
 import cv2
 import numpy as np
@@ -112,22 +110,13 @@ class _Index:
                 labels += [card] * len(kp)
         return cls(np.float32(points).reshape(-1, 2), np.array(labels, np.int32), np.vstack(descs), size)
 
-    def save(self, path: Path, key: str) -> None:
-        try:
-            np.savez(path, key=key, points=self.points, labels=self.labels, descriptors=self.descriptors,
-                     size=np.array(self.size, np.int32))
-        except OSError:
-            pass                               # a read-only deck: the index is made again next time
+    def arrays(self) -> dict:
+        return {"points": self.points, "labels": self.labels, "descriptors": self.descriptors,
+                "size": np.array(self.size, np.int32)}
 
     @classmethod
-    def load(cls, path: Path, key: str) -> Optional["_Index"]:
-        try:
-            with np.load(path) as data:
-                if str(data["key"]) != key:
-                    return None
-                return cls(data["points"], data["labels"], data["descriptors"], tuple(int(v) for v in data["size"]))
-        except (OSError, KeyError, ValueError):
-            return None
+    def from_arrays(cls, data) -> "_Index":
+        return cls(data["points"], data["labels"], data["descriptors"], tuple(int(v) for v in data["size"]))
 
 
 def root_sift(d: np.ndarray) -> np.ndarray:
@@ -138,19 +127,10 @@ def root_sift(d: np.ndarray) -> np.ndarray:
 
 def _index(deck: Deck) -> _Index:
     """The deck's index, made on first use (about a second for 32 faces)
-    and kept with the deck: in memory, and in its directory
-    (``keypoints.npz``, remade when the faces or how they are described
-    change), so each ``vision recognize`` run does not describe the deck again."""
-    if deck._keypoints is None:
-        cache = deck.directory / "keypoints.npz" if deck.directory else None
-        key = deck.digest(f"keypoints {INDEX_VERSION} {_FACE_SIDE} {_CONTRAST}")
-        index = _Index.load(cache, key) if cache and cache.exists() else None
-        if index is None:
-            index = _Index.of(deck)
-            if cache:
-                index.save(cache, key)
-        deck._keypoints = index
-    return deck._keypoints
+    and kept with the deck (``keypoints.npz``, remade when the faces or how
+    they are described change: ``Deck.kept``)."""
+    return deck.kept("keypoints.npz", f"keypoints {INDEX_VERSION} {_FACE_SIDE} {_CONTRAST}",
+                     _Index.of, _Index.arrays, _Index.from_arrays)
 
 
 def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> list[Hit]:
