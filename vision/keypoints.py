@@ -202,3 +202,68 @@ def _card_shaped(quad: np.ndarray) -> bool:
         if abs(float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))) > _MAX_CORNER_COS:
             return False
     return True
+
+
+#: Re-matching inside an outline (``matched_in``): a photo keypoint is paired
+#: with the card's keypoints within this share of the face's diagonal of
+#: where the outline puts it, the nearest in descriptor, when its RootSIFT
+#: distance is under ``_NEAR``.
+_REACH = 0.06
+_NEAR = 0.45
+
+
+def matched_in(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, turns: bool) -> list[Hit]:
+    """The cards whose keypoints match inside an outline where they lie by
+    it, most inliers first (at least ``PROVEN``), each with its homography.
+
+    A plain card's pips are alike, within one card and across the suit's
+    cards (a 9 of clubs' pips match the 7's): matched over the whole photo
+    and deck, Lowe's ratio leaves too few for RANSAC. Inside an outline the
+    face's place is known up to its way up (and a quarter turn, ``turns``):
+    each keypoint need only be told apart from the card's keypoints near
+    where the outline puts it, which a pip's neighbours are not."""
+    index = _index(deck)
+    if not len(index.labels):
+        return []
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    x, y, w, h = cv2.boundingRect(quad.astype(np.int32))
+    x, y = max(x, 0), max(y, 0)
+    crop = image_bgr[y:y + h, x:x + w]
+    scale = min(1.0, _FACE_SIDE * 1.5 / max(crop.shape[:2]))
+    small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else crop
+    kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
+    if d is None or len(kp) < PROVEN:
+        return []
+    pts = np.float32([k.pt for k in kp]) / scale + np.float32([x, y])
+    inside = np.array([cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(px), float(py)), False) >= 0
+                       for px, py in pts])
+    if inside.sum() < PROVEN:
+        return []
+    pts, d = pts[inside], root_sift(d[inside])
+    fw, fh = index.size
+    outline = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+    reach = _REACH * float(np.hypot(fw, fh))
+    hits = []
+    for card in sorted(set(index.labels.tolist())):
+        own = index.labels == card
+        face_pts, face_d = index.points[own], index.descriptors[own]
+        distances = np.sqrt(np.maximum(2.0 - 2.0 * d @ face_d.T, 0.0))      # unit-norm RootSIFT
+        best = None
+        for roll in (range(4) if turns else (0, 2)):
+            to_photo = cv2.getPerspectiveTransform(outline, np.roll(quad, -roll, axis=0))
+            where = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(to_photo)).reshape(-1, 2)
+            near = np.linalg.norm(where[:, None, :] - face_pts[None, :, :], axis=2) <= reach
+            masked = np.where(near, distances, np.inf)
+            j = masked.argmin(axis=1)
+            ok = masked[np.arange(len(j)), j] < _NEAR
+            if ok.sum() < PROVEN:
+                continue
+            homography, inliers = cv2.findHomography(face_pts[j[ok]], pts[ok], cv2.RANSAC, _RANSAC_PX)
+            if homography is None or int(inliers.sum()) < PROVEN:
+                continue
+            if best is None or int(inliers.sum()) > best.inliers:
+                mapped = cv2.perspectiveTransform(outline.reshape(-1, 1, 2), homography).reshape(4, 2)
+                best = Hit(card, mapped.astype(np.float32), int(inliers.sum()), homography, (fw, fh))
+        if best is not None:
+            hits.append(best)
+    return sorted(hits, key=lambda hit: -hit.inliers)
