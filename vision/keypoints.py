@@ -25,6 +25,12 @@ a pip layout, a king of hearts and of diamonds, an 8 of spades and of
 clubs): keypoints alone do not tell them apart, so ``vision.recognize``
 lays each proposed face over the photo (``vision.face_match``) and decides.
 
+A plain card's pips are alike (a 9 of clubs' pips match the 7's, and each
+other): over the whole photo and deck Lowe's ratio leaves a plain card too
+few matches. Where an outline shows a card, ``matched_in`` matches again
+inside it, each keypoint only against the card's keypoints near where the
+outline puts them, which a pip's look-alikes are not.
+
 Used for still photos (``vision.recognize``), where a few hundred
 milliseconds are affordable; the live tracker reads the newest card on top
 of a heap from what changed (``vision.track``), which needs none of this.

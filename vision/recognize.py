@@ -48,9 +48,9 @@ from .outline_fit import lone_card_outlines
 #: smaller of the two overlaps; two keypoint candidates, above ``_SAME_CARD``.
 _SAME_PLACE = 0.6
 _SAME_CARD = 0.5
-#: Cards matched again inside an outline with this share of the best one's
-#: inliers are proposed with it.
-_CLOSE_SECOND = 0.75
+#: Keypoints matched again inside an outline propose their best card when
+#: it has this many times the next card's inliers.
+_CLEAR_LEAD = 1.5
 
 
 def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None) -> list[dict]:
@@ -103,10 +103,12 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[in
     if not hits:
         return None
     best = hits[0]
-    # Guided, a card sharing the layout matches too (a 7 of clubs' pips on
-    # an 8's place): only those nearly as well proven are proposed.
-    proposed = tuple(dict.fromkeys([hit.card for hit in hits if hit.inliers >= _CLOSE_SECOND * best.inliers]
-                                   + list(cards)))
+    # Guided, the cards sharing its layout match nearly as well (the aces of
+    # the four suits, a 7 of clubs' pips on an 8's place): the place is
+    # theirs, but the best is proposed (a witness an index read may lean on,
+    # ``corner_merge``) only when it leads them clearly.
+    lead = len(hits) == 1 or best.inliers >= _CLEAR_LEAD * hits[1].inliers
+    proposed = tuple(dict.fromkeys(([best.card] if lead else []) + list(cards)))
     return Place(best.quad, best.homography @ face_scale(best.face_size), proposed, best.inliers)
 
 
