@@ -82,7 +82,7 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
             # that card (of its size, not a pip's) give its geometry, or else
             # the outline does; the keypoints still propose their cards.
             if places[i].inliers < PROVEN and overlap.iou(places[i].quad, quad) >= _SAME_PLACE:
-                places[i] = _inside(image_bgr, quad, deck, places[i].cards) \
+                places[i] = _inside(image_bgr, quad, deck, places[i].cards, places[i].inliers) \
                     or Place(quad, quad_to_face(quad), places[i].cards, places[i].inliers,
                              turns=quad_aspect(quad) < AMBIGUOUS_ASPECT)
         if not on:
@@ -91,11 +91,12 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
     return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places]
 
 
-def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[int, ...] = ()) -> Optional[Place]:
+def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[int, ...] = (),
+            inliers: int = 0) -> Optional[Place]:
     """The place of an outline as the keypoints matched again inside it
     prove it (``keypoints.matched_in``: a plain card's pips, which the whole
     photo's matching leaves unproven), with the cards proven there and
-    ``cards``; None when none is."""
+    ``cards`` (of ``inliers``, the photo's matching); None when none is."""
     # The face the keypoints map must be the outline's card (a few pips that
     # match on a plane of their own map a face of no card's shape).
     hits = [hit for hit in matched_in(image_bgr, quad, deck, turns=True)
@@ -107,9 +108,12 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[in
     # the four suits, a 7 of clubs' pips on an 8's place): the place is
     # theirs, but the best is proposed (a witness an index read may lean on,
     # ``corner_merge``) only when it leads them clearly.
+    # Without a lead the keypoints give the place its geometry only, as an
+    # outline would (and so the evidence ``vision.confidence`` was fitted on).
     lead = len(hits) == 1 or best.inliers >= _CLEAR_LEAD * hits[1].inliers
     proposed = tuple(dict.fromkeys(([best.card] if lead else []) + list(cards)))
-    return Place(best.quad, best.homography @ face_scale(best.face_size), proposed, best.inliers)
+    return Place(best.quad, best.homography @ face_scale(best.face_size), proposed,
+                 best.inliers if lead else inliers)
 
 
 def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> list[Place]:
