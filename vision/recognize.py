@@ -82,7 +82,7 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
             # that card (of its size, not a pip's) give its geometry, or else
             # the outline does; the keypoints still propose their cards.
             if places[i].inliers < PROVEN and overlap.iou(places[i].quad, quad) >= _SAME_PLACE:
-                places[i] = _inside(image_bgr, quad, deck, places[i].cards, places[i].inliers) \
+                places[i] = _inside(image_bgr, quad, deck, places[i].cards) \
                     or Place(quad, quad_to_face(quad), places[i].cards, places[i].inliers,
                              turns=quad_aspect(quad) < AMBIGUOUS_ASPECT)
         if not on:
@@ -91,12 +91,11 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
     return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places]
 
 
-def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[int, ...] = (),
-            inliers: int = 0) -> Optional[Place]:
+def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[int, ...] = ()) -> Optional[Place]:
     """The place of an outline as the keypoints matched again inside it
     prove it (``keypoints.matched_in``: a plain card's pips, which the whole
     photo's matching leaves unproven), with the cards proven there and
-    ``cards`` (of ``inliers``, the photo's matching); None when none is."""
+    ``cards``; None when none is, or when the best does not lead."""
     # The face the keypoints map must be the outline's card (a few pips that
     # match on a plane of their own map a face of no card's shape).
     hits = [hit for hit in matched_in(image_bgr, quad, deck, turns=True)
@@ -104,16 +103,17 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[in
     if not hits:
         return None
     best = hits[0]
-    # Guided, the cards sharing its layout match nearly as well (the aces of
-    # the four suits, a 7 of clubs' pips on an 8's place): the place is
-    # theirs, but the best is proposed (a witness an index read may lean on,
-    # ``corner_merge``) only when it leads them clearly.
-    # Without a lead the keypoints give the place its geometry only, as an
-    # outline would (and so the evidence ``vision.confidence`` was fitted on).
-    lead = len(hits) == 1 or best.inliers >= _CLEAR_LEAD * hits[1].inliers
-    proposed = tuple(dict.fromkeys(([best.card] if lead else []) + list(cards)))
-    return Place(best.quad, best.homography @ face_scale(best.face_size), proposed,
-                 best.inliers if lead else inliers)
+    # Guided, the cards sharing a layout match nearly as well (the aces of
+    # the four suits, a 7 of clubs' pips on an 8's place). The best is used
+    # only when it leads them clearly: proposed, it is a witness an index
+    # read may lean on (``corner_merge``: an Ac was named As that way), and
+    # without a lead the outline's edges place the card more precisely than
+    # a shared layout's homography (a drawn Js: 0.99 on its outline, unsure
+    # on that).
+    if len(hits) > 1 and best.inliers < _CLEAR_LEAD * hits[1].inliers:
+        return None
+    proposed = tuple(dict.fromkeys([best.card] + list(cards)))
+    return Place(best.quad, best.homography @ face_scale(best.face_size), proposed, best.inliers)
 
 
 def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> list[Place]:
