@@ -39,7 +39,6 @@ per deck, ~6 s (cached in the deck's directory, ``corners.npz``); a
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Optional
 
 import cv2
@@ -338,20 +337,10 @@ def _top(scores: np.ndarray, names: list[str]) -> tuple[str, float, Optional[str
 
 
 def corner_model(deck: Deck) -> CornerModel:
-    """The deck's model, made on first use (seconds) and kept with the deck:
-    in memory, and in its directory (``corners.npz``, remade when the faces
-    or this module's ``MODEL_VERSION`` change)."""
-    model = deck._corners
-    if model is None:
-        cache = deck.directory / "corners.npz" if deck.directory else None
-        key = deck.digest(f"{MODEL_VERSION} {COPIES}")
-        model = _load(cache, key) if cache else None
-        if model is None:
-            model = CornerModel(deck)
-            if cache:
-                _save(model, cache, key)
-        deck._corners = model
-    return model
+    """The deck's model, made on first use (seconds) and kept with the deck
+    (``corners.npz``, remade when the faces or this module's
+    ``MODEL_VERSION`` change: ``Deck.kept``)."""
+    return deck.kept("corners.npz", f"{MODEL_VERSION} {COPIES}", CornerModel, _arrays, _from_arrays)
 
 
 #: Bumped when what the model learns changes, so cached models are remade.
@@ -359,35 +348,26 @@ MODEL_VERSION = 6
 _STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits", "no_index_rank_rows", "core_rows")
 
 
-def _save(model: CornerModel, path: Path, key: str) -> None:
+def _arrays(model: CornerModel) -> dict:
     anchors = {str(c): np.concatenate([a[0], a[1], [a[2], a[3]]]) for c, a in model.anchors.items()}
-    try:
-        np.savez_compressed(path, key=key, gates=np.array([*model.gates.reach, *model.gates.area_ratio]),
-                            red_split=np.array(np.nan if model.red_split is None else model.red_split),
-                            anchor_cards=np.array(list(model.anchors), np.int32),
-                            anchors=np.array(list(anchors.values())).reshape(-1, 6),
-                            **{name: getattr(model, name) for name in _STATE})
-    except OSError:
-        pass                               # a read-only deck: the model is made again next time
+    return dict(gates=np.array([*model.gates.reach, *model.gates.area_ratio]),
+                red_split=np.array(np.nan if model.red_split is None else model.red_split),
+                anchor_cards=np.array(list(model.anchors), np.int32),
+                anchors=np.array(list(anchors.values())).reshape(-1, 6),
+                **{name: getattr(model, name) for name in _STATE})
 
 
-def _load(path: Path, key: str) -> Optional[CornerModel]:
-    try:
-        data = np.load(path)
-        if str(data["key"]) != key:
-            return None
-        model = CornerModel.__new__(CornerModel)
-        for name in _STATE:
-            setattr(model, name, data[name])
-        g = data["gates"]
-        model.gates = Gates((float(g[0]), float(g[1])), (float(g[2]), float(g[3])))
-        split = float(data["red_split"])
-        model.red_split = None if np.isnan(split) else split
-        model.anchors = {int(c): (a[:2], a[2:4], float(a[4]), float(a[5]))
-                         for c, a in zip(data["anchor_cards"], data["anchors"])}
-        return model
-    except (OSError, KeyError, ValueError):
-        return None
+def _from_arrays(data) -> CornerModel:
+    model = CornerModel.__new__(CornerModel)
+    for name in _STATE:
+        setattr(model, name, data[name])
+    g = data["gates"]
+    model.gates = Gates((float(g[0]), float(g[1])), (float(g[2]), float(g[3])))
+    split = float(data["red_split"])
+    model.red_split = None if np.isnan(split) else split
+    model.anchors = {int(c): (a[:2], a[2:4], float(a[4]), float(a[5]))
+                     for c, a in zip(data["anchor_cards"], data["anchors"])}
+    return model
 
 
 def read_corners(image_bgr: np.ndarray, deck: Deck) -> list[CornerRead]:

@@ -34,7 +34,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional, TypeVar
 
 import cv2
 import numpy as np
@@ -49,6 +49,8 @@ FACE_SIZE = (200, 300)
 #: Below this long/short ratio a quad does not tell its top edge from its side.
 AMBIGUOUS_ASPECT = 1.25
 
+T = TypeVar("T")
+
 
 class DeckError(ValueError):
     """A deck directory or an enrolment photo that cannot be used; the message says what to do."""
@@ -62,8 +64,7 @@ class Deck:
     abstain: dict = field(default_factory=dict)
     directory: Optional[Path] = None
     _features: Optional[object] = field(default=None, repr=False)     # the reader's cache (vision.read)
-    _keypoints: Optional[object] = field(default=None, repr=False)    # vision.keypoints' cache
-    _corners: Optional[object] = field(default=None, repr=False)      # vision.corner_read's cache
+    _kept: dict = field(default_factory=dict, repr=False)             # ``kept``: file name -> what it holds
     _face_match: Optional[object] = field(default=None, repr=False)   # vision.face_match's cache
 
     @property
@@ -79,6 +80,36 @@ class Deck:
             for face in self.faces[card]:
                 digest.update(bytes([card]) + face.tobytes())
         return digest.hexdigest()
+
+    def kept(self, file: str, salt: str, make: Callable[["Deck"], T],
+             to_arrays: Callable[[T], dict], from_arrays: Callable[[dict], T]) -> T:
+        """What ``make`` computes from the faces (a keypoint index, the corner
+        model: seconds of work), made once and kept with the deck: in memory,
+        and in its directory as ``file`` (an ``.npz`` of ``to_arrays``' arrays
+        and the key ``digest(salt)``), read back by ``from_arrays`` while the
+        key matches, so each ``vision recognize`` run does not make it again.
+        A file under another key, or unreadable, is made again; a deck that
+        is not on disk, or cannot be written to, keeps it in memory only."""
+        if file not in self._kept:
+            path = self.directory / file if self.directory else None
+            key = self.digest(salt)
+            value = None
+            if path is not None and path.exists():
+                try:
+                    with np.load(path) as data:
+                        if str(data["key"]) == key:
+                            value = from_arrays(data)
+                except (OSError, KeyError, ValueError):
+                    value = None
+            if value is None:
+                value = make(self)
+                if path is not None:
+                    try:
+                        np.savez_compressed(path, key=key, **to_arrays(value))
+                    except OSError:
+                        pass                   # a read-only deck: it is made again next time
+            self._kept[file] = value
+        return self._kept[file]
 
     def missing(self) -> list[int]:
         return [c for c in range(32) if c not in self.faces]

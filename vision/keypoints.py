@@ -25,6 +25,12 @@ a pip layout, a king of hearts and of diamonds, an 8 of spades and of
 clubs): keypoints alone do not tell them apart, so ``vision.recognize``
 lays each proposed face over the photo (``vision.face_match``) and decides.
 
+A plain card's pips are alike (a 9 of clubs' pips match the 7's, and each
+other): over the whole photo and deck Lowe's ratio leaves a plain card too
+few matches. Where an outline shows a card, ``matched_in`` matches again
+inside it, each keypoint only against the card's keypoints near where the
+outline puts them, which a pip's look-alikes are not.
+
 Used for still photos (``vision.recognize``), where a few hundred
 milliseconds are affordable; the live tracker reads the newest card on top
 of a heap from what changed (``vision.track``), which needs none of this.
@@ -33,8 +39,6 @@ of a heap from what changed (``vision.track``), which needs none of this.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Optional
 
 import cv2
 import numpy as np
@@ -112,22 +116,13 @@ class _Index:
                 labels += [card] * len(kp)
         return cls(np.float32(points).reshape(-1, 2), np.array(labels, np.int32), np.vstack(descs), size)
 
-    def save(self, path: Path, key: str) -> None:
-        try:
-            np.savez(path, key=key, points=self.points, labels=self.labels, descriptors=self.descriptors,
-                     size=np.array(self.size, np.int32))
-        except OSError:
-            pass                               # a read-only deck: the index is made again next time
+    def arrays(self) -> dict:
+        return {"points": self.points, "labels": self.labels, "descriptors": self.descriptors,
+                "size": np.array(self.size, np.int32)}
 
     @classmethod
-    def load(cls, path: Path, key: str) -> Optional["_Index"]:
-        try:
-            with np.load(path) as data:
-                if str(data["key"]) != key:
-                    return None
-                return cls(data["points"], data["labels"], data["descriptors"], tuple(int(v) for v in data["size"]))
-        except (OSError, KeyError, ValueError):
-            return None
+    def from_arrays(cls, data) -> "_Index":
+        return cls(data["points"], data["labels"], data["descriptors"], tuple(int(v) for v in data["size"]))
 
 
 def root_sift(d: np.ndarray) -> np.ndarray:
@@ -138,19 +133,10 @@ def root_sift(d: np.ndarray) -> np.ndarray:
 
 def _index(deck: Deck) -> _Index:
     """The deck's index, made on first use (about a second for 32 faces)
-    and kept with the deck: in memory, and in its directory
-    (``keypoints.npz``, remade when the faces or how they are described
-    change), so each ``vision recognize`` run does not describe the deck again."""
-    if deck._keypoints is None:
-        cache = deck.directory / "keypoints.npz" if deck.directory else None
-        key = deck.digest(f"keypoints {INDEX_VERSION} {_FACE_SIDE} {_CONTRAST}")
-        index = _Index.load(cache, key) if cache and cache.exists() else None
-        if index is None:
-            index = _Index.of(deck)
-            if cache:
-                index.save(cache, key)
-        deck._keypoints = index
-    return deck._keypoints
+    and kept with the deck (``keypoints.npz``, remade when the faces or how
+    they are described change: ``Deck.kept``)."""
+    return deck.kept("keypoints.npz", f"keypoints {INDEX_VERSION} {_FACE_SIDE} {_CONTRAST}",
+                     _Index.of, _Index.arrays, _Index.from_arrays)
 
 
 def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> list[Hit]:
@@ -222,3 +208,68 @@ def _card_shaped(quad: np.ndarray) -> bool:
         if abs(float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))) > _MAX_CORNER_COS:
             return False
     return True
+
+
+#: Re-matching inside an outline (``matched_in``): a photo keypoint is paired
+#: with the card's keypoints within this share of the face's diagonal of
+#: where the outline puts it, the nearest in descriptor, when its RootSIFT
+#: distance is under ``_NEAR``.
+_REACH = 0.06
+_NEAR = 0.45
+
+
+def matched_in(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, turns: bool) -> list[Hit]:
+    """The cards whose keypoints match inside an outline where they lie by
+    it, most inliers first (at least ``PROVEN``), each with its homography.
+
+    A plain card's pips are alike, within one card and across the suit's
+    cards (a 9 of clubs' pips match the 7's): matched over the whole photo
+    and deck, Lowe's ratio leaves too few for RANSAC. Inside an outline the
+    face's place is known up to its way up (and a quarter turn, ``turns``):
+    each keypoint need only be told apart from the card's keypoints near
+    where the outline puts it, which a pip's neighbours are not."""
+    index = _index(deck)
+    if not len(index.labels):
+        return []
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    x, y, w, h = cv2.boundingRect(quad.astype(np.int32))
+    x, y = max(x, 0), max(y, 0)
+    crop = image_bgr[y:y + h, x:x + w]
+    scale = min(1.0, _FACE_SIDE * 1.5 / max(crop.shape[:2]))
+    small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else crop
+    kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
+    if d is None or len(kp) < PROVEN:
+        return []
+    pts = np.float32([k.pt for k in kp]) / scale + np.float32([x, y])
+    inside = np.array([cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(px), float(py)), False) >= 0
+                       for px, py in pts])
+    if inside.sum() < PROVEN:
+        return []
+    pts, d = pts[inside], root_sift(d[inside])
+    fw, fh = index.size
+    outline = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+    reach = _REACH * float(np.hypot(fw, fh))
+    hits = []
+    for card in sorted(set(index.labels.tolist())):
+        own = index.labels == card
+        face_pts, face_d = index.points[own], index.descriptors[own]
+        distances = np.sqrt(np.maximum(2.0 - 2.0 * d @ face_d.T, 0.0))      # unit-norm RootSIFT
+        best = None
+        for roll in (range(4) if turns else (0, 2)):
+            to_photo = cv2.getPerspectiveTransform(outline, np.roll(quad, -roll, axis=0))
+            where = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(to_photo)).reshape(-1, 2)
+            near = np.linalg.norm(where[:, None, :] - face_pts[None, :, :], axis=2) <= reach
+            masked = np.where(near, distances, np.inf)
+            j = masked.argmin(axis=1)
+            ok = masked[np.arange(len(j)), j] < _NEAR
+            if ok.sum() < PROVEN:
+                continue
+            homography, inliers = cv2.findHomography(face_pts[j[ok]], pts[ok], cv2.RANSAC, _RANSAC_PX)
+            if homography is None or int(inliers.sum()) < PROVEN:
+                continue
+            if best is None or int(inliers.sum()) > best.inliers:
+                mapped = cv2.perspectiveTransform(outline.reshape(-1, 1, 2), homography).reshape(4, 2)
+                best = Hit(card, mapped.astype(np.float32), int(inliers.sum()), homography, (fw, fh))
+        if best is not None:
+            hits.append(best)
+    return sorted(hits, key=lambda hit: -hit.inliers)

@@ -45,13 +45,16 @@ _MARGIN_DELTA = 30.0
 #: is the table (a card is about 0.5% of a table; a court card's picture
 #: frame is more than half of its card).
 _NESTED_CARD = 0.25
+#: A close-up's card regions are opened by a disc this share of the
+#: picture's short side (``find_cards(close_up=True)``).
+_CLOSE_UP = 0.04
 #: The table's corner markers (the dictionary of ``calibration.markers``).
 _MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
 
 
 def find_cards(image_bgr: np.ndarray, mask: Optional[np.ndarray] = None,
                roi: Optional[tuple[int, int, int, int]] = None,
-               min_area_frac: float = 0.002, max_area_frac: float = 0.9) -> list[Quad]:
+               min_area_frac: float = 0.002, max_area_frac: float = 0.9, close_up: bool = False) -> list[Quad]:
     """Every card-shaped region of ``image_bgr``, as quads (see module doc).
 
     ``mask`` (same height/width as the image, non-zero where to look, e.g. the
@@ -82,7 +85,7 @@ def find_cards(image_bgr: np.ndarray, mask: Optional[np.ndarray] = None,
     if mask is not None:
         small_mask = cv2.resize((mask > 0).astype(np.uint8) * 255, (small.shape[1], small.shape[0]),
                                 interpolation=cv2.INTER_NEAREST)
-    quads = _find_in_work_image(small, small_mask, min_area_frac, max_area_frac)
+    quads = _find_in_work_image(small, small_mask, min_area_frac, max_area_frac, close_up)
     gray = cv2.GaussianBlur(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), (0, 0), 1.0).astype(np.float32)
     out = []
     for q in quads:
@@ -140,7 +143,7 @@ def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 4.0, samples:
 
 
 def _find_in_work_image(img: np.ndarray, mask: Optional[np.ndarray],
-                        min_area_frac: float, max_area_frac: float) -> list[Quad]:
+                        min_area_frac: float, max_area_frac: float, close_up: bool = False) -> list[Quad]:
     if mask is not None and not mask.any():
         return []
     area_total = float(img.shape[0] * img.shape[1])
@@ -158,7 +161,10 @@ def _find_in_work_image(img: np.ndarray, mask: Optional[np.ndarray],
             return
         candidates.append(quad)
 
-    for fg in _foreground_maps(img, mask):
+    maps = _foreground_maps(img, mask)
+    if close_up:
+        maps += _opened(maps, img.shape)
+    for fg in maps:
         # Cut touching/overlapping cards apart along strong edges.
         split = cv2.bitwise_and(fg, cv2.bitwise_not(edges))
         split = cv2.morphologyEx(split, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -181,6 +187,26 @@ def _find_in_work_image(img: np.ndarray, mask: Optional[np.ndarray],
     markers = _markers(img)
     candidates = [q for q in candidates if not any(overlap.iou(q, m) > 0.3 or _contains(q, m) for m in markers)]
     return _deduplicate(candidates)
+
+
+def _opened(maps: list[np.ndarray], shape: tuple[int, ...]) -> list[np.ndarray]:
+    """The large regions of ``maps`` opened by a disc ``_CLOSE_UP`` of the
+    picture's short side: in a close-up the card is a region hundreds of
+    pixels across, and the wood grain, a shadow or another card's edge that
+    joins it to the table (so its outline is no convex quadrilateral) is a
+    band narrower than that disc. Small regions (a card of a wide view, a
+    pip) are left to the maps as they are."""
+    k = max(5, int(_CLOSE_UP * min(shape[:2])))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    out = []
+    for fg in maps:
+        opened = _fill_holes(cv2.morphologyEx(fg, cv2.MORPH_OPEN, disc))
+        contours = [c for c in cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+                    if cv2.contourArea(c) >= 4 * k * k]
+        large = np.zeros_like(opened)
+        cv2.drawContours(large, contours, -1, 255, cv2.FILLED)
+        out.append(large)
+    return out
 
 
 def _markers(img: np.ndarray) -> list[np.ndarray]:

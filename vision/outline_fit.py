@@ -38,6 +38,16 @@ _OUTWARD = 0.30
 _INWARD = 0.03
 #: A side's step must stand this many times above the median step of its search band.
 _MIN_CONTRAST = 3.0
+#: A table this close to the paper's lightness (grey levels) is white on
+#: white: the card's edge is looked for as the thin dark line of its rim's
+#: shadow (``_RIM`` px wide at most) before any step. (Rendered webcam
+#: shots: white tables -15 to +17, light grey and beige +16 to +49.)
+_SAME_LIGHT = 12.0
+_RIM = 3
+#: The faintest step (grey levels, the picture blurred by 1 px) that counts
+#: as a card's edge in ``edge_support``: the side of a white card on a white
+#: table turned to the lamp casts no shadow and steps by 3-4 levels.
+_FAINTEST_EDGE = 2.5
 #: A card's proportions as a photo shows them (perspective included).
 _ASPECT = (1.3, 1.8)
 _WORK_SIDE = 1024
@@ -94,6 +104,7 @@ def _fit(lab: np.ndarray, ink: np.ndarray, angle: float) -> Optional[np.ndarray]
     ring = turned_l[max(int(y0) - my, 0):int(y1) + my, max(int(x0) - mx, 0):int(x1) + mx]
     paper = float(np.median(inner)) if inner.size else 0.0
     brighter = 1.0 if paper >= float(np.percentile(ring, 25)) else -1.0
+    rims = _rims(turned_l) if abs(paper - _table_light(turned_l, (x0, y0, x1, y1))) < _SAME_LIGHT else None
     lines = []
     # Each side as (offset along its normal) = a + b * (position along it), found in segments.
     for axis, grad, lo, hi, span in ((0, gx, x0, x1, (y0, y1)), (1, gy, y0, y1, (x0, x1))):
@@ -103,10 +114,14 @@ def _fit(lab: np.ndarray, ink: np.ndarray, angle: float) -> Optional[np.ndarray]
             near, far = edge - outward * _INWARD * size, edge + outward * _OUTWARD * size
             # The step towards the paper first (> 0 where brightness steps its way); on a
             # white table a side may step the other way (the card's darker rim), or both.
+            line = None
+            if rims is not None:
+                # White on white: the outermost thin dark line beyond the print, the rim's shadow.
+                line = _side(rims[axis], axis, min(near, far), max(near, far), span, side, outward, edge)
             for step in (-outward * brighter * grad, outward * brighter * grad, np.abs(grad)):
-                line = _side(step, axis, min(near, far), max(near, far), span, side, outward)
                 if line is not None:
                     break
+                line = _side(step, axis, min(near, far), max(near, far), span, side, outward)
             if line is None:
                 return None
             lines.append((axis, line))
@@ -114,6 +129,33 @@ def _fit(lab: np.ndarray, ink: np.ndarray, angle: float) -> Optional[np.ndarray]
     if corners is None:
         return None
     return cv2.transform(corners.reshape(-1, 1, 2), cv2.invertAffineTransform(turn)).reshape(4, 2)
+
+
+def _table_light(light: np.ndarray, box: tuple[float, float, float, float]) -> float:
+    """The table's lightness just beyond the card: the median of a band
+    between a fifth and a third of the print's box (``box``: x0, y0, x1, y1)
+    outside it, where the card's edge no longer is."""
+    x0, y0, x1, y1 = box
+    bw, bh = x1 - x0, y1 - y0
+    h, w = light.shape
+    band = np.zeros(light.shape, np.uint8)
+    for grow, value in ((1.6 * _OUTWARD, 1), (0.2 / 0.3 * _OUTWARD, 0)):
+        a = (max(int(x0 - grow * bw), 0), max(int(y0 - grow * bh), 0))
+        b = (min(int(x1 + grow * bw), w - 1), min(int(y1 + grow * bh), h - 1))
+        cv2.rectangle(band, a, b, value, cv2.FILLED)
+    return float(np.median(light[band > 0])) if band.any() else 0.0
+
+
+def _rims(light: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Across x and across y, how much darker each pixel is than the two
+    pixels ``_RIM`` away on either side: a thin dark line (the shadow of a
+    card's rim on a table as light as its paper) stands out, a step does not."""
+    r = _RIM
+    across_x = np.zeros_like(light)
+    across_x[:, r:-r] = 0.5 * (light[:, :-2 * r] + light[:, 2 * r:]) - light[:, r:-r]
+    across_y = np.zeros_like(light)
+    across_y[r:-r] = 0.5 * (light[:-2 * r] + light[2 * r:]) - light[r:-r]
+    return across_x, across_y
 
 
 def _print_mask(lab: np.ndarray) -> Optional[np.ndarray]:
@@ -161,10 +203,13 @@ def _dominant_angle(light: np.ndarray) -> float:
 
 
 def _side(grad: np.ndarray, axis: int, lo: float, hi: float, span: tuple[float, float], size: int,
-          outward: int) -> Optional[tuple[float, float]]:
+          outward: int, edge: Optional[float] = None) -> Optional[tuple[float, float]]:
     """The card's edge between offsets ``lo`` and ``hi`` (x for axis 0, y for
     axis 1; ``outward`` -1 when the table lies towards ``lo``), followed in
-    four segments of ``span``: (a, b) of offset = a + b * position."""
+    four segments of ``span``: (a, b) of offset = a + b * position. With
+    ``edge`` (the print's box), a step is clear against the strongest one
+    *beyond* the box: the print's own outer line (a court card's frame)
+    darkens ten times more than a white card's rim on a white table."""
     lo, hi = max(int(np.floor(lo)), 1), min(int(np.ceil(hi)), size - 2)
     if hi - lo < 3:
         return None
@@ -179,7 +224,11 @@ def _side(grad: np.ndarray, axis: int, lo: float, hi: float, span: tuple[float, 
             continue
         profile = np.maximum(np.median(band, axis=0), 0.0)
         floor = float(np.median(np.abs(np.median(band, axis=0)))) + 1e-3
-        top = float(profile.max())
+        beyond = profile
+        if edge is not None:
+            cut = int(round(edge)) - lo
+            beyond = profile[:max(cut, 1)] if outward < 0 else profile[min(max(cut, 0), len(profile) - 1):]
+        top = float(beyond.max())
         if top < _MIN_CONTRAST * floor or top < 2.0:
             continue
         # The outermost clear step: the card's edge, with table beyond it (a
@@ -276,10 +325,12 @@ def _overlapping(a: np.ndarray, b: np.ndarray) -> bool:
 
 def edge_support(gray: np.ndarray, quad: np.ndarray, samples: int = 32) -> list[float]:
     """Per side, the share of its length where the picture steps clearly in
-    brightness across it (within a few pixels): card against table. The step
-    needed is a third of the side's own strongest steps, at least 4 grey
-    levels: a white card on a light table still steps, a side running over
-    table or along the picture's edge does not."""
+    brightness across it (within a few pixels): card against table; where
+    the two sides are as light as each other (a white card on a white
+    table), a thin dark line there counts too (the shadow of the card's
+    rim). The step needed is a third of the side's own strongest steps, at
+    least ``_FAINTEST_EDGE``: a white card on a light table still steps, a
+    side running over table or along the picture's edge does not."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
     centre = q.mean(axis=0)
     out = []
@@ -300,9 +351,13 @@ def edge_support(gray: np.ndarray, quad: np.ndarray, samples: int = 32) -> list[
             (pts[..., 1] >= 0) & (pts[..., 1] <= gray.shape[0] - 1)
         prof = cv2.remap(gray, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_REPLICATE)
-        step = np.abs(prof[:, -3:].mean(axis=1) - prof[:, :3].mean(axis=1))
+        outer, inner = prof[:, :3].mean(axis=1), prof[:, -3:].mean(axis=1)
+        step = np.abs(inner - outer)
+        if abs(float(np.median(inner - outer))) < _SAME_LIGHT:
+            # Paper as light as the table: the thin dark line of the rim's shadow counts too.
+            step = np.maximum(step, np.minimum(outer, inner) - prof[:, 3:6].min(axis=1))
         step[~inside.all(axis=1)] = 0.0
-        need = max(4.0, 0.33 * float(np.percentile(step, 90)))
+        need = max(_FAINTEST_EDGE, 0.33 * float(np.percentile(step, 90)))
         out.append(float((step >= need).mean()))
     return out
 

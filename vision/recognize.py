@@ -40,7 +40,7 @@ from .confidence import Evidence, decide
 from .corner_read import read_corners
 from .deck import AMBIGUOUS_ASPECT, Deck, quad_aspect
 from .face_match import Place, despeckled, face_scale, quad_to_face, score_place
-from .keypoints import PROVEN, keypoint_candidates
+from .keypoints import PROVEN, card_stretches, keypoint_candidates, matched_in
 from .locate import find_cards
 from .outline_fit import lone_card_outlines
 
@@ -48,6 +48,9 @@ from .outline_fit import lone_card_outlines
 #: smaller of the two overlaps; two keypoint candidates, above ``_SAME_CARD``.
 _SAME_PLACE = 0.6
 _SAME_CARD = 0.5
+#: Keypoints matched again inside an outline propose their best card when
+#: it has this many times the next card's inliers.
+_CLEAR_LEAD = 1.5
 
 
 def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None) -> list[dict]:
@@ -67,7 +70,7 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
     ``recognize`` decides on, and what ``vision.confidence`` is fitted to)."""
     image_bgr = despeckled(image_bgr)
     places = keypoint_places(image_bgr, deck) if mask is None else []
-    quads = find_cards(image_bgr, mask=mask)
+    quads = find_cards(image_bgr, mask=mask, close_up=mask is None)
     if mask is None:
         quads = lone_card_outlines(image_bgr, quads)
     for quad in quads:
@@ -75,14 +78,42 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
         on = [i for i, p in enumerate(places) if overlap.share(p.quad, quad) >= _SAME_PLACE]
         for i in on:
             # A homography of few inliers (a few pips that match) may be a
-            # little off: an outline of that card (of its size, not a pip's)
-            # gives its geometry, the keypoints still propose their cards.
+            # little off: the keypoints matched again inside an outline of
+            # that card (of its size, not a pip's) give its geometry, or else
+            # the outline does; the keypoints still propose their cards.
             if places[i].inliers < PROVEN and overlap.iou(places[i].quad, quad) >= _SAME_PLACE:
-                places[i] = Place(quad, quad_to_face(quad), places[i].cards, places[i].inliers,
-                                  turns=quad_aspect(quad) < AMBIGUOUS_ASPECT)
+                places[i] = _inside(image_bgr, quad, deck, places[i].cards) \
+                    or Place(quad, quad_to_face(quad), places[i].cards, places[i].inliers,
+                             turns=quad_aspect(quad) < AMBIGUOUS_ASPECT)
         if not on:
-            places.append(Place(quad, quad_to_face(quad), turns=quad_aspect(quad) < AMBIGUOUS_ASPECT))
+            places.append((_inside(image_bgr, quad, deck) if mask is None else None)
+                          or Place(quad, quad_to_face(quad), turns=quad_aspect(quad) < AMBIGUOUS_ASPECT))
     return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places]
+
+
+def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[int, ...] = ()) -> Optional[Place]:
+    """The place of an outline as the keypoints matched again inside it
+    prove it (``keypoints.matched_in``: a plain card's pips, which the whole
+    photo's matching leaves unproven), with the cards proven there and
+    ``cards``; None when none is, or when the best does not lead."""
+    # The face the keypoints map must be the outline's card (a few pips that
+    # match on a plane of their own map a face of no card's shape).
+    hits = [hit for hit in matched_in(image_bgr, quad, deck, turns=True)
+            if len(card_stretches(hit.quad)) and overlap.iou(hit.quad, quad) >= _SAME_PLACE]
+    if not hits:
+        return None
+    best = hits[0]
+    # Guided, the cards sharing a layout match nearly as well (the aces of
+    # the four suits, a 7 of clubs' pips on an 8's place). The best is used
+    # only when it leads them clearly: proposed, it is a witness an index
+    # read may lean on (``corner_merge``: an Ac was named As that way), and
+    # without a lead the outline's edges place the card more precisely than
+    # a shared layout's homography (a drawn Js: 0.99 on its outline, unsure
+    # on that).
+    if len(hits) > 1 and best.inliers < _CLEAR_LEAD * hits[1].inliers:
+        return None
+    proposed = tuple(dict.fromkeys([best.card] + list(cards)))
+    return Place(best.quad, best.homography @ face_scale(best.face_size), proposed, best.inliers)
 
 
 def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> list[Place]:
