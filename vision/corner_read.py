@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import cv2
 import numpy as np
@@ -390,9 +390,58 @@ def _load(path: Path, key: str) -> Optional[CornerModel]:
         return None
 
 
-def read_corners(image_bgr: np.ndarray, deck: Deck) -> list[CornerRead]:
-    """Every card read from an index corner in the photo (see module doc)."""
-    return corner_model(deck).read(image_bgr)
+def read_corners(image_bgr: np.ndarray, deck: Deck, stretch: float = 1.0) -> list[CornerRead]:
+    """Every card read from an index corner in the photo (see module doc).
+
+    ``stretch``: the photo's pixel shape, its picture's width divided by
+    this is square (``photo_stretch``). The index finder and the patches
+    assume square pixels (a glyph squeezed by 3/4 across is another glyph,
+    the pip's distance off by the angle): a stretched photo is read made
+    square again, never losing a pixel (the other axis is enlarged), and
+    what is read is put back in its pixels."""
+    if abs(np.log(stretch)) < _SQUARE:
+        return corner_model(deck).read(image_bgr)
+    h, w = image_bgr.shape[:2]
+    scale = (1.0, stretch) if stretch > 1 else (1.0 / stretch, 1.0)       # (x, y) factors: square pixels
+    square = cv2.resize(image_bgr, (int(round(w * scale[0])), int(round(h * scale[1]))),
+                        interpolation=cv2.INTER_CUBIC)
+    back = np.float32([w / square.shape[1], h / square.shape[0]])
+    return [replace(r, index=(r.index * back).astype(np.float32), corners=(r.corners * back).astype(np.float32))
+            for r in corner_model(deck).read(square)]
+
+
+#: Stretches tried by ``photo_stretch`` (the keypoint locator's range), how
+#: far from square a photo must be to be read made square (log, ~3 %), and
+#: how far from a card's shape (corners' cos squared plus log aspect
+#: squared, summed) the best-proven card may still be at its stretch.
+_STRETCHES = np.geomspace(0.5, 2.0, 61)
+_SQUARE = 0.06
+_MISFIT = 0.05
+
+
+def photo_stretch(quads: Sequence[np.ndarray]) -> float:
+    """The photo's stretch of its width (1: square pixels) as the first of
+    ``quads`` shows it: a whole enrolled face mapped into the photo by its
+    keypoints, best proven first (``vision.keypoints`` fixes one stretch per
+    photo from it). A labelled set's 640 x 640 export of a 4:3 photo is 4/3
+    (or 3/4); at that stretch the card's corners are square and its
+    proportions the enrolled face's. 1 when there is no such card, or none
+    fits a card's shape at any stretch."""
+    if not len(quads):
+        return 1.0
+    q = np.asarray(quads[0], np.float64).reshape(4, 2)
+    aspect = FACE_SIZE[1] / FACE_SIZE[0]
+    best, misfit = 1.0, np.inf
+    for s in _STRETCHES:
+        sides = (q - np.roll(q, 1, axis=0)) / [s, 1.0]          # side i ends at corner i
+        lengths = np.linalg.norm(sides, axis=1)
+        nxt = np.roll(sides, -1, axis=0)
+        cos = (sides * nxt).sum(axis=1) / (lengths * np.roll(lengths, -1) + 1e-9)
+        cost = float((cos ** 2).sum()) + float(np.log((lengths[0] + lengths[2]) / (lengths[1] + lengths[3])
+                                                       / aspect) ** 2)
+        if cost < misfit:
+            best, misfit = float(s), cost
+    return best if misfit <= _MISFIT else 1.0
 
 
 def _one_per_card(reads: list[CornerRead]) -> list[CornerRead]:
