@@ -422,15 +422,25 @@ def read_corners(image_bgr: np.ndarray, deck: Deck, stretch: float = 1.0) -> lis
     the pip's distance off by the angle): a stretched photo is read made
     square again, never losing a pixel (the other axis is enlarged), and
     what is read is put back in its pixels."""
+    square, back = square_pixels(image_bgr, stretch)
+    reads = corner_model(deck).read(square)
+    if square is image_bgr:
+        return reads
+    return [replace(r, index=(r.index * back).astype(np.float32), corners=(r.corners * back).astype(np.float32))
+            for r in reads]
+
+
+def square_pixels(image_bgr: np.ndarray, stretch: float) -> tuple[np.ndarray, np.ndarray]:
+    """(the photo with square pixels, the (x, y) factors that take its points
+    back to the photo's): the axis the stretch shortened is enlarged, so no
+    pixel is lost; the photo itself when it is square within ``_SQUARE``."""
     if abs(np.log(stretch)) < _SQUARE:
-        return corner_model(deck).read(image_bgr)
+        return image_bgr, np.float32([1.0, 1.0])
     h, w = image_bgr.shape[:2]
-    scale = (1.0, stretch) if stretch > 1 else (1.0 / stretch, 1.0)       # (x, y) factors: square pixels
+    scale = (1.0, stretch) if stretch > 1 else (1.0 / stretch, 1.0)
     square = cv2.resize(image_bgr, (int(round(w * scale[0])), int(round(h * scale[1]))),
                         interpolation=cv2.INTER_CUBIC)
-    back = np.float32([w / square.shape[1], h / square.shape[0]])
-    return [replace(r, index=(r.index * back).astype(np.float32), corners=(r.corners * back).astype(np.float32))
-            for r in corner_model(deck).read(square)]
+    return square, np.float32([w / square.shape[1], h / square.shape[0]])
 
 
 #: Stretches tried by ``photo_stretch`` (the keypoint locator's range), how
