@@ -287,6 +287,8 @@ class CornerModel:
         if (suit[0] in _SUITS_RED) != is_red:
             return suit
         same = [k for k, u in enumerate(suits) if (u in _SUITS_RED) == is_red]
+        if len(same) < 2:
+            return suit                    # a partial deck: the other suit of the colour is not known
         return _top(scores[same], [suits[k] for k in same])
 
     def _decide(self, image_bgr, b, f: IndexFrame, rank: tuple, suit: tuple, cell: float, index_like: float,
@@ -352,12 +354,17 @@ def _worst_cell(seen: np.ndarray, example: np.ndarray, size: tuple[int, int]) ->
 
 
 def _top(scores: np.ndarray, names: list[str]) -> tuple[str, float, Optional[str], float]:
-    """(best name, its score, the runner-up's name, Lowe's distance ratio between them)."""
+    """(best name, its score, the runner-up's name, Lowe's distance ratio
+    between them). With no runner-up (a partial deck whose model learnt one
+    rank, or one suit) the ratio is 1: nothing shows the best is clearly
+    nearer than anything, and every index of another card would be it."""
     order = np.argsort(-scores)
     best = float(scores[order[0]])
-    runner = float(scores[order[1]]) if len(order) > 1 else -1.0
+    if len(order) < 2:
+        return names[order[0]], round(best, 4), None, 1.0
+    runner = float(scores[order[1]])
     ratio = max(0.0, 1 - best) / max(1e-3, 1 - runner)
-    return names[order[0]], round(best, 4), names[order[1]] if len(order) > 1 else None, round(ratio, 4)
+    return names[order[0]], round(best, 4), names[order[1]], round(ratio, 4)
 
 
 def corner_model(deck: Deck) -> CornerModel:

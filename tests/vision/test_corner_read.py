@@ -248,3 +248,19 @@ def test_a_real_deal_of_tight_fans_is_read_from_its_index_corners():
         wrong += bool(inside) and r.card not in inside
     assert wrong == 0
     assert right >= 18, right
+
+
+def test_a_deck_that_knows_one_card_names_no_other(french):
+    """A partial deck whose corner model learnt one card (the real
+    black-and-gold deck: 3 faces enrolled, one index learnt) has no second
+    rank or suit to be clearly nearer than: a queen of clubs, made square
+    at its photo's stretch, was read as that deck's queen of spades at 0.99.
+    No rival, no lead: nothing is named but where that card lies."""
+    faces, _ = french
+    queen = parse_card("Qs")
+    deck = deck_from_faces({queen: [faces[queen]]})
+    assert _top(np.array([0.97]), ["Q"])[3] == 1.0
+    for k in range(3):
+        shot = french_photo(faces, "dark", "report", k)
+        for r in read_corners(shot.image, deck):
+            assert _index_centre_owner(r, shot) == queen, card_name(r.card)
