@@ -23,16 +23,21 @@ the next rank and suit (Lowe's distance ratio; a rank glyph with a fanned
 neighbour's edge beside it, by the glyph's core alone, more clearly), the rank's worst cell
 agrees (a rank the deck lacks, a 3 against an 8, differs in one cell), the
 pip's colour (red or black, calibrated on the enrolled faces' examples) is
-its suit's (in a photo without colour, where every pip looks black, the
-suit must be nearer by a tighter ratio: its shape alone tells it), the rank glyph is nearer to its rank's examples than to any
-"no index" mark's, and that card is enrolled. Frames on the same index are
+its suit's (when that colour is clear, the suit need only lead the other
+suit of its colour; in a photo without colour, where every pip looks
+black, the suit must be nearer by a tighter ratio: its shape alone tells
+it), the rank glyph is nearer to its rank's examples than to any
+"no index" mark's, and that card is enrolled. A photo whose pixels are not
+square (a 4:3 photo exported to 640 x 640) is read made square again
+(``read_corners``' ``stretch``, ``photo_stretch``). Frames on the same index are
 merged; two frames of one card (its two corners) are one card, marked as
 read by both (``CornerRead.both``: what a whole card the whole-face reader
 doubts needs before its index names it, ``vision.corner_merge``). Otherwise:
 nothing. Never a guess.
 
 Cost (one OpenCV thread, the shared machine at a load of ~9): the model, once
-per deck, ~6 s (cached in the deck's directory, ``corners.npz``); a
+per deck, ~6 s (learnt by ``calibrate deck`` and kept in the deck's
+directory, ``corners.npz``); a
 1600 x 1200 photo ~0.1 s.
 """
 
