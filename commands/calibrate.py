@@ -110,7 +110,27 @@ def _deck(args: argparse.Namespace) -> int:
     missing = deck.missing()
     tail = f"; never read (no photo): {', '.join(CARD_NAMES[c] for c in missing)}" if missing else ""
     say(f"deck written to {args.out}: {len(deck.cards)} cards{tail}")
+    _learn_corners(args.out)
     return 0
+
+
+def _learn_corners(out: str) -> None:
+    """The index-corner reader's model (``vision.corner_read``), learnt now
+    and kept beside the faces (``corners.npz``): it takes a few seconds per
+    deck, which a table's pipeline or the first ``vision recognize`` would
+    otherwise spend when it starts."""
+    from referee.cards import CARD_NAMES
+    from vision.corner_read import corner_model
+    from vision.deck import Deck
+
+    say("learning the deck's index corners (for heaps and fans; a few seconds)")
+    deck = Deck.load(out)
+    model = corner_model(deck)
+    unlearnt = [CARD_NAMES[c] for c in deck.cards if c not in model.anchors]
+    if unlearnt:
+        say(f"warning: no clear index found on the face of {', '.join(unlearnt)}: read whole only, never from "
+            f"a corner in a heap or fan (check those faces on the contact sheet)")
+    say(f"index-corner model kept in {Path(out) / 'corners.npz'}")
 
 
 def _deck_live(source: str, out: str) -> int:
@@ -140,6 +160,7 @@ def _deck_live(source: str, out: str) -> int:
                     f"nothing was written")
     live.finish(out, say)
     say(f"deck written to {out}: 32 cards")
+    _learn_corners(out)
     return 0
 
 

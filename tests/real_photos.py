@@ -14,7 +14,7 @@ import pytest
 DATA = Path(__file__).resolve().parent / "data"
 #: What each set must hold for the tests to read it.
 NEEDED = {"cardcounter_real": ("manifest.csv", "classes.txt", "images", "labels"),
-          "bidly_deals": ("faces", "LICENSE")}
+          "bidly_deals": ("faces", "deals", "LICENSE")}
 
 
 def dataset_dir(name: str) -> Path:

@@ -23,23 +23,28 @@ the next rank and suit (Lowe's distance ratio; a rank glyph with a fanned
 neighbour's edge beside it, by the glyph's core alone, more clearly), the rank's worst cell
 agrees (a rank the deck lacks, a 3 against an 8, differs in one cell), the
 pip's colour (red or black, calibrated on the enrolled faces' examples) is
-its suit's (in a photo without colour, where every pip looks black, the
-suit must be nearer by a tighter ratio: its shape alone tells it), the rank glyph is nearer to its rank's examples than to any
-"no index" mark's, and that card is enrolled. Frames on the same index are
+its suit's (when that colour is clear, the suit need only lead the other
+suit of its colour; in a photo without colour, where every pip looks
+black, the suit must be nearer by a tighter ratio: its shape alone tells
+it), the rank glyph is nearer to its rank's examples than to any
+"no index" mark's, and that card is enrolled. A photo whose pixels are not
+square (a 4:3 photo exported to 640 x 640) is read made square again
+(``read_corners``' ``stretch``, ``photo_stretch``). Frames on the same index are
 merged; two frames of one card (its two corners) are one card, marked as
 read by both (``CornerRead.both``: what a whole card the whole-face reader
 doubts needs before its index names it, ``vision.corner_merge``). Otherwise:
 nothing. Never a guess.
 
 Cost (one OpenCV thread, the shared machine at a load of ~9): the model, once
-per deck, ~6 s (cached in the deck's directory, ``corners.npz``); a
+per deck, ~6 s (learnt by ``calibrate deck`` and kept in the deck's
+directory, ``corners.npz``); a
 1600 x 1200 photo ~0.1 s.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import Optional, Sequence
 
 import cv2
 import numpy as np
@@ -76,6 +81,12 @@ MAX_CORE_RATIO = 0.25
 #: small and blurred, is as like a mark of the face's middle (0.95-0.98) as
 #: like an index, and that refused 17 of 740 right reads of the tune half.
 BACKGROUND_MARGIN = 0.02
+#: A pip's colour is clear (red or black beyond doubt) this far (Lab a*
+#: units) from the enrolled examples' red/black split: then the suit need
+#: only lead the other suit of its colour (``CornerModel._within_colour``).
+#: On bidly's deals 1-3 black pips measure 1-5 and red ones 28-38 against a
+#: split of 16.5.
+COLOUR_CLEAR = 8.0
 #: A frame whose whole index patch is less like any card's than this is not looked at closely.
 COARSE_MIN = 0.75
 #: The worst inked cell of the rank glyph (``_worst_cell``), and what counts as inked.
@@ -257,6 +268,7 @@ class CornerModel:
             else:
                 nearest = self.rank_rows[int(np.argmax(np.where(self.ranks == rank[0], rank_sims[j], -2)))]
                 cell = _worst_cell(fine[j][1], nearest, RANK[1])
+            suit = self._within_colour(suit, per_suit[j], suits, pip_redness(image_bgr, b, f))
             glyph = float(per_rank[j][ranks.index(rank[0])])
             reading = self._decide(image_bgr, b, f, rank, suit, cell, float(index_like[keep[j]]),
                                    glyph - float(background[j]), max_suit_ratio)
@@ -264,6 +276,24 @@ class CornerModel:
                 taken.append(f.rank)
                 reads.append(reading)
         return _one_per_card(reads)
+
+    def _within_colour(self, suit: tuple, scores: np.ndarray, suits: list[str], red: Optional[float]) -> tuple:
+        """The suit's lead judged against the suit of its own colour alone,
+        when the pip's colour is clear (``COLOUR_CLEAR`` from the split the
+        enrolled examples calibrate) and is the best suit's: a diamond's pip
+        at an index's size is as like a club's by shape (Lowe's ratio 0.66-0.83
+        on bidly's deals 1-3) as like a heart's, but a red pip is no club.
+        The best suit itself is never changed (a pip shaped like the other
+        colour's suit is still refused by ``_decide``)."""
+        if red is None or self.red_split is None or abs(red - self.red_split) < COLOUR_CLEAR:
+            return suit
+        is_red = red > self.red_split
+        if (suit[0] in _SUITS_RED) != is_red:
+            return suit
+        same = [k for k, u in enumerate(suits) if (u in _SUITS_RED) == is_red]
+        if len(same) < 2:
+            return suit                    # a partial deck: the other suit of the colour is not known
+        return _top(scores[same], [suits[k] for k in same])
 
     def _decide(self, image_bgr, b, f: IndexFrame, rank: tuple, suit: tuple, cell: float, index_like: float,
                 glyph_lead: float, max_suit_ratio: float = MAX_RATIO) -> Optional[CornerRead]:
@@ -328,12 +358,17 @@ def _worst_cell(seen: np.ndarray, example: np.ndarray, size: tuple[int, int]) ->
 
 
 def _top(scores: np.ndarray, names: list[str]) -> tuple[str, float, Optional[str], float]:
-    """(best name, its score, the runner-up's name, Lowe's distance ratio between them)."""
+    """(best name, its score, the runner-up's name, Lowe's distance ratio
+    between them). With no runner-up (a partial deck whose model learnt one
+    rank, or one suit) the ratio is 1: nothing shows the best is clearly
+    nearer than anything, and every index of another card would be it."""
     order = np.argsort(-scores)
     best = float(scores[order[0]])
-    runner = float(scores[order[1]]) if len(order) > 1 else -1.0
+    if len(order) < 2:
+        return names[order[0]], round(best, 4), None, 1.0
+    runner = float(scores[order[1]])
     ratio = max(0.0, 1 - best) / max(1e-3, 1 - runner)
-    return names[order[0]], round(best, 4), names[order[1]] if len(order) > 1 else None, round(ratio, 4)
+    return names[order[0]], round(best, 4), names[order[1]], round(ratio, 4)
 
 
 def corner_model(deck: Deck) -> CornerModel:
@@ -344,7 +379,7 @@ def corner_model(deck: Deck) -> CornerModel:
 
 
 #: Bumped when what the model learns changes, so cached models are remade.
-MODEL_VERSION = 6
+MODEL_VERSION = 7
 _STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits", "no_index_rank_rows", "core_rows")
 
 
@@ -370,9 +405,68 @@ def _from_arrays(data) -> CornerModel:
     return model
 
 
-def read_corners(image_bgr: np.ndarray, deck: Deck) -> list[CornerRead]:
-    """Every card read from an index corner in the photo (see module doc)."""
-    return corner_model(deck).read(image_bgr)
+def read_corners(image_bgr: np.ndarray, deck: Deck, stretch: float = 1.0) -> list[CornerRead]:
+    """Every card read from an index corner in the photo (see module doc).
+
+    ``stretch``: the photo's pixel shape, its picture's width divided by
+    this is square (``photo_stretch``). The index finder and the patches
+    assume square pixels (a glyph squeezed by 3/4 across is another glyph,
+    the pip's distance off by the angle): a stretched photo is read made
+    square again, never losing a pixel (the other axis is enlarged), and
+    what is read is put back in its pixels."""
+    square, back = square_pixels(image_bgr, stretch)
+    reads = corner_model(deck).read(square)
+    if square is image_bgr:
+        return reads
+    return [replace(r, index=(r.index * back).astype(np.float32), corners=(r.corners * back).astype(np.float32))
+            for r in reads]
+
+
+def square_pixels(image_bgr: np.ndarray, stretch: float) -> tuple[np.ndarray, np.ndarray]:
+    """(the photo with square pixels, the (x, y) factors that take its points
+    back to the photo's): the axis the stretch shortened is enlarged, so no
+    pixel is lost; the photo itself when it is square within ``_SQUARE``."""
+    if abs(np.log(stretch)) < _SQUARE:
+        return image_bgr, np.float32([1.0, 1.0])
+    h, w = image_bgr.shape[:2]
+    scale = (1.0, stretch) if stretch > 1 else (1.0 / stretch, 1.0)
+    square = cv2.resize(image_bgr, (int(round(w * scale[0])), int(round(h * scale[1]))),
+                        interpolation=cv2.INTER_CUBIC)
+    return square, np.float32([w / square.shape[1], h / square.shape[0]])
+
+
+#: Stretches tried by ``photo_stretch`` (the keypoint locator's range), how
+#: far from square a photo must be to be read made square (log, ~3 %), and
+#: how far from a card's shape (corners' cos squared plus log aspect
+#: squared, summed) the best-proven card may still be at its stretch.
+_STRETCHES = np.geomspace(0.5, 2.0, 61)
+_SQUARE = 0.06
+_MISFIT = 0.05
+
+
+def photo_stretch(quads: Sequence[np.ndarray]) -> float:
+    """The photo's stretch of its width (1: square pixels) as the first of
+    ``quads`` shows it: a whole enrolled face mapped into the photo by its
+    keypoints, best proven first (``vision.keypoints`` fixes one stretch per
+    photo from it). A labelled set's 640 x 640 export of a 4:3 photo is 4/3
+    (or 3/4); at that stretch the card's corners are square and its
+    proportions the enrolled face's. 1 when there is no such card, or none
+    fits a card's shape at any stretch."""
+    if not len(quads):
+        return 1.0
+    q = np.asarray(quads[0], np.float64).reshape(4, 2)
+    aspect = FACE_SIZE[1] / FACE_SIZE[0]
+    best, misfit = 1.0, np.inf
+    for s in _STRETCHES:
+        sides = (q - np.roll(q, 1, axis=0)) / [s, 1.0]          # side i ends at corner i
+        lengths = np.linalg.norm(sides, axis=1)
+        nxt = np.roll(sides, -1, axis=0)
+        cos = (sides * nxt).sum(axis=1) / (lengths * np.roll(lengths, -1) + 1e-9)
+        cost = float((cos ** 2).sum()) + float(np.log((lengths[0] + lengths[2]) / (lengths[1] + lengths[3])
+                                                       / aspect) ** 2)
+        if cost < misfit:
+            best, misfit = float(s), cost
+    return best if misfit <= _MISFIT else 1.0
 
 
 def _one_per_card(reads: list[CornerRead]) -> list[CornerRead]:

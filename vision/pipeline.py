@@ -104,7 +104,7 @@ class Pipeline:
             from .corner_read import corner_model
             from .read import prepare
             prepare(deck)
-            corner_model(deck)             # the index-corner reader's model (seconds; kept in the deck's directory)
+            corner_model(deck)             # loaded (`calibrate deck` learnt it), or learnt for an older deck
         self.watcher = Watcher()
         self.plane: Optional[TablePlane] = None
         self.tracker: Optional[Tracker] = None

@@ -37,7 +37,7 @@ from referee.cards import card_name
 
 from . import corner_merge, overlap
 from .confidence import Evidence, decide
-from .corner_read import read_corners
+from .corner_read import photo_stretch, read_corners
 from .deck import AMBIGUOUS_ASPECT, Deck, quad_aspect
 from .face_match import Place, despeckled, face_scale, quad_to_face, score_place
 from .keypoints import PROVEN, card_stretches, keypoint_candidates, matched_in
@@ -54,14 +54,17 @@ _CLEAR_LEAD = 1.5
 
 
 def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None) -> list[dict]:
-    cards, proposed = [], []
+    cards, proposed, proven = [], [], []
     for place, evidence in read_places(image_bgr, deck, mask):
         card, confidence = decide(evidence)
         cards.append(_entry(card, confidence, place.quad))
         proposed.append(place.cards)
+        if place.inliers >= PROVEN:
+            proven.append((place.inliers, place.quad))
     if mask is not None:
         return cards
-    return corner_merge.merge(cards, read_corners(image_bgr, deck), proposed)
+    stretch = photo_stretch([quad for _, quad in sorted(proven, key=lambda p: -p[0])])
+    return corner_merge.merge(cards, read_corners(image_bgr, deck, stretch), proposed)
 
 
 def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import corner_read
 from vision.enrol import LiveEnrolment
 from referee.cards import card_name
 from vision.deck import Deck
@@ -34,7 +35,7 @@ def _write(folder, shots, skip=()):
             cv2.imwrite(str(folder / f"{card_name(card)}.png"), frame)
 
 
-def test_enrols_the_32_cards_with_progress_on_stderr(shots, tmp_path):
+def test_enrols_the_32_cards_with_progress_on_stderr(shots, tmp_path, monkeypatch):
     _write(tmp_path / "photos", shots)
     (tmp_path / "photos" / "notes.txt").write_text("not a photo")
     (tmp_path / "photos" / "table.png").write_bytes(b"")          # not named after a card
@@ -50,6 +51,16 @@ def test_enrols_the_32_cards_with_progress_on_stderr(shots, tmp_path):
     sheet = cv2.imread(str(tmp_path / "deck" / "contact-sheet.png"))
     assert sheet is not None and sheet.shape[1] > 8 * 100 and sheet.shape[0] > 4 * 150
     assert "contact sheet:" in done.stderr
+    # The index-corner model is learnt at enrolment and kept beside the faces:
+    # a reader of the deck loads it, it never learns it again (seconds).
+    assert (tmp_path / "deck" / "corners.npz").is_file() and "index-corner model kept" in done.stderr
+
+    def learn_again(*args, **kwargs):
+        raise AssertionError("the corner model was learnt again instead of loaded")
+
+    monkeypatch.setattr(corner_read.CornerModel, "__init__", learn_again)
+    model = corner_read.corner_model(Deck.load(tmp_path / "deck"))
+    assert len(model.anchors) >= 30 and len(model.labels) > 0
 
 
 def test_blurred_and_misplaced_shots_are_refused_and_nothing_written(shots, tmp_path):
