@@ -50,6 +50,7 @@ class PickupWatch:
         cards = self.cards
         if source == "rfid" and card is not None:
             self.going[card] = t                      # its tag was on the table when it left
+            self.zone_left[card] = (zone, t)
         if source == "camera" and card is not None:
             trick = self.trick_done["trick"] if self.trick_done else play.trick_number
             there = any(k == trick and s == zone for k, s, _ in self.played.values()) or \
