@@ -300,6 +300,10 @@ class PickupWatch:
                         misread = self._dealt_in_pile(card, oid, where, play.trick_number - 1, t)
                     if misread is not None:
                         return misread
+                if play.trick:
+                    # Maybe the card of a player still to play, put down unseen: named at the console,
+                    # its trick went to this pile (game 401022: the hand's last trick, no read after).
+                    self.early_pile.setdefault(card, (where, oid))
                 return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick
             return None
         if card not in done["cards"] and card not in self.played:
