@@ -291,6 +291,10 @@ class PickupWatch:
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
             if play is not None and card not in self.played:
                 if play.trick:                        # the trick on the table: a recorded card of it wrong?
+                    # Or the card of a player still to play, put down unseen. Named at the console as
+                    # either, its trick went to this pile (games 401022, 401432: a hand's last trick,
+                    # no read after it).
+                    self.early_pile.setdefault(card, (where, oid))
                     question = self._dealt_in_pile(card, oid, where, play.trick_number, t)
                     if question is not None:
                         return question
@@ -300,10 +304,6 @@ class PickupWatch:
                         misread = self._dealt_in_pile(card, oid, where, play.trick_number - 1, t)
                     if misread is not None:
                         return misread
-                if play.trick:
-                    # Maybe the card of a player still to play, put down unseen: named at the console,
-                    # its trick went to this pile (game 401022: the hand's last trick, no read after).
-                    self.early_pile.setdefault(card, (where, oid))
                 return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick
             return None
         if card not in done["cards"] and card not in self.played:
