@@ -363,7 +363,14 @@ class PlayWatch(TurnOrder, PickupWatch):
             for item in self.cards.items:             # a card that waited on this question about its seat's
                 if item.conflict == c.id:             # recorded card: the same card now, or another one later
                     item.conflict = None
-                    if item.card == chosen:
+                    elsewhere = item.card is not None and item.card_override is None and \
+                        (item.card in self.played or any(o is not item and o.card == item.card and
+                                                         o.seat != item.seat for o in self.cards.items))
+                    if item.card == chosen or elsewhere:
+                        # (A card recorded as another seat's play, or on the table as another seat's
+                        # card, is not this seat's next card: a tag read a zone away, or knocked there;
+                        # waiting, it took the place of the card this seat put down next, and hid
+                        # that one's time: game 301322.)
                         self.cards.items.remove(item)
                     else:
                         item.early = True

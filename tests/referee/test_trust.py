@@ -172,6 +172,11 @@ CASES = [
     (401022, "contree", RFID_ONLY),
     (401432, "contree", RFID_ONLY),
     (400613, "classic", RFID_ONLY),
+    # round 8, the out-of-turn card missed on seed 3 (RFID only): E's ♥J, its tag read in S's zone, was
+    # asked about as S's; the console kept S's ♥K, and the ♥J waited as S's next card. At trick 3 it stood
+    # in for S's ♠K (named at the console, so with no time) and hid that E's ♠9 came down first (now: a card
+    # recorded or on the table as another seat's is dropped, not kept as this seat's next card)
+    (301322, "contree", RFID_ONLY),
 ]
 
 
