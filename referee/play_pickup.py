@@ -295,7 +295,12 @@ class PickupWatch:
                     # either, its trick went to this pile (games 401022, 401432: a hand's last trick,
                     # no read after it).
                     self.early_pile.setdefault(card, (where, oid))
-                    question = self._dealt_in_pile(card, oid, where, play.trick_number, t)
+                    # Whose it is: the seat dealt it (seen by the antennas), whose recorded card was then
+                    # shown and taken back; not known, a player still to play put it down unseen (a
+                    # question about a recorded card instead left the pickup unnoted and the record a
+                    # trick out of step: game 4600337).
+                    question = self._dealt_in_pile(card, oid, where, play.trick_number, t) \
+                        if self.deal.holder(card) is not None else None
                     if question is not None:
                         return question
                 elif play.trick_number > 1:           # the trick just picked up: misread?

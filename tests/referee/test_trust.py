@@ -177,6 +177,12 @@ CASES = [
     # in for S's ♠K (named at the console, so with no time) and hid that E's ♠9 came down first (now: a card
     # recorded or on the table as another seat's is dropped, not kept as this seat's next card)
     (301322, "contree", RFID_ONLY),
+    # round 8, a miss on the fresh work seed 46 (RFID only): trick 5's pile read N's ♥10, nobody saw N
+    # put it down, and nobody saw who was dealt it; the referee asked whether S's recorded ♣9 was shown and
+    # taken back instead of taking the trick as picked up with N's card unseen, the record went a trick out
+    # of step and trick 7's wrong pickup was missed (now: a card a pile reads, of a seat still to play for
+    # all the antennas know, is asked for as that unseen card)
+    (4600337, "contree", RFID_ONLY),
 ]
 
 
