@@ -319,6 +319,10 @@ class PickupWatch:
         done["pile"] = where
         done["pile_obs"] = oid
         done["pile_card"] = card
+        # Picked up by now at the latest: the reads of its pickup that follow are of this trick, not of
+        # the next (game 3400329: W's real card, read leaving the zone 3 s after the shown one was put
+        # down, was taken for the next trick's).
+        done.setdefault("cleared", t)
         return self._flush_trick()
 
     def _picked_up(self, now: float) -> bool:

@@ -183,6 +183,12 @@ CASES = [
     # of step and trick 7's wrong pickup was missed (now: a card a pile reads, of a seat still to play for
     # all the antennas know, is asked for as that unseen card)
     (4600337, "contree", RFID_ONLY),
+    # round 8, a withdrawal on round 7's work seed 34 (RFID only): W's ♦9, shown and taken back (its return
+    # unread), was recorded as W's card of trick 3; W's real ♥7, read leaving the zone with the pickup 3 s
+    # after the ♦9 was put down, was taken for trick 4's (the pickup was timed from the last card put down,
+    # not from the pile's read); the record went a trick out of step and a wrong pickup was shown, then
+    # withdrawn (now: a trick picked up is so from its first pile read at the latest)
+    (3400329, "contree", RFID_ONLY),
 ]
 
 
