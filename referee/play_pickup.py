@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from .cards import Card, card_name, pretty
+from .cards import Card, card_name, parse_card, pretty
 from .proposals import Ask, Conflict, Notice, Proposal, Write, chain, one
 from .seats import SEAT_NAMES, Seat
 from .table_cards import CardOnTable
@@ -324,6 +324,22 @@ class PickupWatch:
         # down, was taken for the next trick's).
         done.setdefault("cleared", t)
         return self._flush_trick()
+
+    def unseen_going(self, hand: int, n: int) -> Optional[OneRead]:
+        """Play event ``n`` of the hand being played, if no antenna has read its card going with its
+        trick (leaving the zone, in a pile) since it was put down, though a table with RFID could:
+        the card may have been shown and taken back, its return unread. None for a play read once
+        (asked about anyway), confirmed, named at the console, or on a table without RFID."""
+        if hand != self.game.hand_number or "rfid" not in self.sources:
+            return None
+        event = self.game.current(n)
+        if not event or event.get("type") != "play" or event.get("sources") or not event.get("evidence"):
+            return None
+        card = parse_card(event["card"])
+        trick, seat, m = self.played.get(card, (0, -1, 0))
+        if m != n or self.going.get(card, float("-inf")) >= self.put_down.get(card, float("inf")):
+            return None
+        return OneRead(hand, card, seat, trick, "rfid", read=(f"play:{SEAT_NAMES[seat]}", "in"), going=True)
 
     def _picked_up(self, now: float) -> bool:
         """Has the complete trick awaiting its pickup been picked up by ``now``? Its pickup was

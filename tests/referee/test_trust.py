@@ -189,6 +189,11 @@ CASES = [
     # not from the pile's read); the record went a trick out of step and a wrong pickup was shown, then
     # withdrawn (now: a trick picked up is so from its first pile read at the latest)
     (3400329, "contree", RFID_ONLY),
+    # round 8, a withdrawal on round 7's work seed 31 (RFID only): S's ♣7 (a trump), shown and taken back
+    # with its return unread, was recorded as S's card of trick 1 (its real ♠10 was never read); the ♣7 made
+    # S the winner, and EW, who won the trick, were shown as taking NS's trick until the ♣7 was played again
+    # (now: a wrong pickup resting on a card no antenna read going with the trick is to confirm)
+    (3100367, "contree", RFID_ONLY),
 ]
 
 
