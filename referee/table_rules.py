@@ -12,7 +12,10 @@ A wrong pickup rests on its trick's winner, and that on the cards recorded:
 when a play of the trick was read once by one sensor, a misread of it may
 have made another seat the winner (game 300994: W's ♦10, read by the camera
 alone as the ♥10, made W the winner of a trick that S won, and NS were
-accused of taking EW's trick). Such a wrong pickup is *to confirm*: its
+accused of taking EW's trick). So it does on the trick's cards being there
+at the pickup: on a table with RFID, a play whose card no antenna read going
+with the trick may have been shown and taken back, its return unread (game
+3100367). Such a wrong pickup is *to confirm*: its
 ``to_confirm`` names those plays, which are asked about
 (:mod:`referee.to_confirm`). Every correction, of the hand being played or
 of the one just over, checks the pickups again: one the trick's new
