@@ -20,6 +20,12 @@ Either is written as a correction of the play that names its second source
 violation stands; a console that names another card writes a ``misread``
 correction instead.
 
+A wrong pickup also rests on its trick's cards being there when it went: on
+a table with RFID, a play whose card no antenna read going with the trick
+(leaving its zone, in a pile) may have been shown and taken back, its return
+unread; it waits here the same way (``OneRead.going``), and a read of it
+going is its second read (:mod:`referee.table_rules`).
+
 Each play in doubt that a violation rests on is a ``to-confirm`` conflict,
 shown on the console at once with its thumbnail. The referee first waits
 for a second read (``waiting``: the trick's pickup brings the zone's and the
