@@ -51,7 +51,7 @@ from dataclasses import replace
 from typing import Any, Optional
 
 from .auction import Auction, CallError, Contract
-from .belote_word import belote_points, check_say, unheld_belotes
+from .belote_word import belote_points, belote_suits, check_say, unheld_belotes
 from .cards import KING, QUEEN, CardError, card_name, iter_cards, mask_of, parse_card, pretty, rank_of
 from .declarations import Declaration, DeclarationError, declaration_points, make_declaration
 from .hand_result import HandResult, teams as _teams
@@ -506,7 +506,7 @@ class Game:
                                   f"but a hand has {total} (dix de der included): correct the count")
             tricks = (0, 0)                          # not counted at the table; only a capot needs them
         belote = [0, 0]
-        suits = self._belote_suits(play.trump)
+        suits = belote_suits(self.options, play.trump)
         for name in event.get("belote", []):
             team = TEAM_NAMES.index(name)
             belote[team] += 20
