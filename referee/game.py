@@ -4,7 +4,9 @@ corrections and penalties, into per-hand results, totals and a winner.
 (Over 500 lines on purpose: ``Game.apply`` is the one place where every event
 type of the record meets the engine's parts; each event's method is short,
 and splitting them across modules would hide the order a record is replayed
-in, which is what a reader of this module comes for.)
+in, which is what a reader of this module comes for. What is not that order
+lives beside it: the finished hand, :mod:`referee.hand_result`; the rules of
+the word belote, :mod:`referee.belote_word`.)
 
 :class:`Game` is the one place where the rules engine's parts meet (auction,
 declarations, :class:`referee.play.HandPlay`, scoring). It is pure and
@@ -45,69 +47,21 @@ API (stable; the table referee and the dashboard build on it):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Optional
 
 from .auction import Auction, CallError, Contract
-from .cards import KING, QUEEN, CardError, card_name, iter_cards, mask_of, parse_card, pretty, rank_of, suit_of
+from .belote_word import belote_points, belote_suits, check_say, unheld_belotes
+from .cards import KING, QUEEN, CardError, card_name, iter_cards, mask_of, parse_card, pretty, rank_of
 from .declarations import Declaration, DeclarationError, declaration_points, make_declaration
+from .hand_result import HandResult, teams as _teams
 from .play import HandPlay, PlayError, audit
 from .record import RecordError, check_event
 from .rules import Options, RulesError, profile
 from .scoring import HandScore, MatchScore, score_hand
 from .seats import SEAT_NAMES, TEAM_NAMES, Seat, next_seat, parse_seat, team_of
-from .trump_tables import ALL_TRUMP, NO_TRUMP, points_table, trump_name
+from .trump_tables import points_table, trump_name
 from .violations import Violation
-
-
-@dataclass
-class HandResult:
-    """A finished hand as the score sheet shows it. Pairs are (NS, EW)."""
-
-    number: int
-    dealer: Seat
-    contract: Optional[Contract]
-    result: str                                  # made | failed | litige | all-pass
-    score: tuple[int, int] = (0, 0)              # written on the sheet (released litige included)
-    card_points: tuple[int, int] = (0, 0)        # capot bonus included
-    capot: bool = False
-    belote: tuple[int, int] = (0, 0)
-    declarations: tuple[int, int] = (0, 0)
-    tricks: tuple[int, int] = (0, 0)
-    held: tuple[int, int] = (0, 0)               # litige points kept for the next hand
-    violations: list[Violation] = field(default_factory=list)    # "to confirm" ones included
-    penalty: Optional[Seat] = None
-    trick_plays: tuple = ()                      # (winner, the record events of its plays) per trick
-
-    @property
-    def confirmed(self) -> list[Violation]:
-        """The hand's violations, those still to confirm left out (not yet violations)."""
-        return [v for v in self.violations if not v.to_confirm]
-
-    def as_dict(self) -> dict[str, Any]:
-        """DESIGN's per-hand object of ``check --json``; ``to_confirm`` (only when there are
-        some) lists the violations that rest on one read of one sensor."""
-        out = {"number": self.number, "dealer": SEAT_NAMES[self.dealer],
-               "contract": self.contract.as_dict() if self.contract else None,
-               "card_points": _teams(self.card_points), "score": _teams(self.score),
-               "result": self.result, "capot": self.capot,
-               "violations": [v.as_dict() for v in self.confirmed]}
-        pending = [v.as_dict() for v in self.violations if v.to_confirm]
-        if pending:
-            out["to_confirm"] = pending
-        return out
-
-    def details(self) -> dict[str, Any]:
-        """Everything a score sheet shows, beyond DESIGN's object."""
-        out = self.as_dict()
-        out.update(belote=_teams(self.belote), declarations=_teams(self.declarations),
-                   tricks=_teams(self.tricks), held=_teams(self.held),
-                   penalty=SEAT_NAMES[self.penalty] if self.penalty is not None else None)
-        return out
-
-
-def _teams(pair: tuple[int, int]) -> dict[str, int]:
-    return {"NS": pair[0], "EW": pair[1]}
 
 
 class _Hand:
@@ -458,7 +412,7 @@ class Game:
         if rank_of(card) in (KING, QUEEN) or say:
             hand.says[card] = (seat, say, len(hand.plays))
         if say:
-            found.extend(replace(v, to_confirm=_resting(hand, [n])) for v in self._check_say(hand, seat, card, say))
+            found.extend(replace(v, to_confirm=_resting(hand, [n])) for v in check_say(self.options, hand.play.trump, hand.hands, seat, card, say, hand.play.trick_number))
         hand.violations.extend(found)
         if self.options.play_violation_penalty == "hand-lost" and hand.penalty is None:
             for v in found:
@@ -485,7 +439,7 @@ class Game:
             hand.violations.append(v)
             return [v]
         decl = declaration_points(hand.declarations, play.trump, hand.dealer, self.options.clockwise)
-        claim = self.totals[team] + play.card_points[team] + decl[team] + self._belote_points(hand)[team]
+        claim = self.totals[team] + play.card_points[team] + decl[team] + belote_points(self.options, hand.play.trump, hand.says)[team]
         self.stopped = {"seat": name, "claim": claim, "hand": hand.number}
         if claim < self.options.target:
             self.match.stop(1 - team)
@@ -496,63 +450,6 @@ class Game:
             self.match.stop(team)
             self._hand = None
         return []
-
-    def _belote_suits(self, mode: int) -> list[int]:
-        if not self.options.belote or mode == NO_TRUMP:
-            return []
-        return [0, 1, 2, 3] if mode == ALL_TRUMP else [mode]
-
-    def _check_say(self, hand: _Hand, seat: Seat, card: int, say: str) -> list[Violation]:
-        suits = self._belote_suits(hand.play.trump)
-        name = SEAT_NAMES[seat]
-        pair = None
-        if rank_of(card) in (KING, QUEEN) and suit_of(card) in suits:
-            s = suit_of(card)
-            pair = (s * 8 + KING, s * 8 + QUEEN)
-        if pair is None:
-            reason, why = (("rules", "belote is not played with these rules") if not self.options.belote
-                           else ("no-trump", "there is no belote without trumps") if hand.play.trump == NO_TRUMP
-                           else ("pair", "belote is the king and queen of trumps"))
-            return [Violation("belote-not-held", seat, f"{name} said {say} with {pretty(card)}: {why}",
-                              card=card, trick=hand.play.trick_number, params=(("reason", reason), ("say", say)))]
-        if hand.hands is not None and (hand.hands[seat] & mask_of(pair)) != mask_of(pair):
-            return [Violation("belote-not-held", seat, f"{name} said {say} with {pretty(card)} without holding "
-                              f"both {pretty(pair[0])} and {pretty(pair[1])}", card=card,
-                              trick=hand.play.trick_number, params=(("reason", "dealt"), ("say", say)))]
-        if self.options.belote_king_first and rank_of(card) == QUEEN and say == "belote":
-            return [Violation("belote-king-first", seat, f"{name} played the queen {pretty(card)} before the "
-                              f"king: with these rules the king comes first for belote", card=card,
-                              trick=hand.play.trick_number, params=(("reason", "said"),))]
-        return []
-
-    def _unheld_belotes(self, hand: _Hand) -> list[Violation]:
-        """Without the hands: a belote said by a player who did not play both cards of the pair."""
-        found = []
-        for card, (seat, say, _) in sorted(hand.says.items()):
-            pair_card = rank_of(card) in (KING, QUEEN) and suit_of(card) in self._belote_suits(hand.play.trump)
-            if not say or not pair_card:
-                continue                              # reported when played
-            other = suit_of(card) * 8 + (QUEEN if rank_of(card) == KING else KING)
-            if hand.says.get(other, (None,))[0] != seat:
-                found.append(Violation("belote-not-held", seat, f"{SEAT_NAMES[seat]} said {say} with {pretty(card)} "
-                                       f"but did not play {pretty(other)} (the cards played show it)", card=card,
-                                       params=(("reason", "played"), ("say", say))))
-        return found
-
-    def _belote_points(self, hand: _Hand) -> list[int]:
-        """20 per belote held and played by one player (said, where it must be)."""
-        points = [0, 0]
-        for s in self._belote_suits(hand.play.trump):
-            king, queen = hand.says.get(s * 8 + KING), hand.says.get(s * 8 + QUEEN)
-            if not king or not queen or king[0] != queen[0]:
-                continue
-            first, second = (king, queen) if king[2] < queen[2] else (queen, king)
-            if self.options.belote_must_say and not (first[1] and second[1]):
-                continue
-            if self.options.belote_king_first and first is queen:
-                continue
-            points[team_of(king[0])] += 20
-        return points
 
     def _finish_hand(self, hand: _Hand) -> None:
         play = hand.play
@@ -574,10 +471,10 @@ class Game:
                 else:
                     declarations.append(d)
             hand.violations.extend(replace(v, to_confirm=self._seat_rests(hand, v.seat))
-                                   for v in self._unheld_belotes(hand))
+                                   for v in unheld_belotes(self.options, hand.play.trump, hand.says))
         else:
             declarations = hand.declarations
-        self._score(hand, play.card_points, play.tricks_won, tuple(self._belote_points(hand)), declarations)
+        self._score(hand, play.card_points, play.tricks_won, tuple(belote_points(self.options, hand.play.trump, hand.says)), declarations)
         self.results[-1].trick_plays = _tricks(hand)
 
     def _tally(self, hand: _Hand, event: dict) -> list[Violation]:
@@ -609,7 +506,7 @@ class Game:
                                   f"but a hand has {total} (dix de der included): correct the count")
             tricks = (0, 0)                          # not counted at the table; only a capot needs them
         belote = [0, 0]
-        suits = self._belote_suits(play.trump)
+        suits = belote_suits(self.options, play.trump)
         for name in event.get("belote", []):
             team = TEAM_NAMES.index(name)
             belote[team] += 20

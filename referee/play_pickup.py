@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from .cards import Card, card_name, pretty
+from .cards import Card, card_name, parse_card, pretty
 from .proposals import Ask, Conflict, Notice, Proposal, Write, chain, one
 from .seats import SEAT_NAMES, Seat
 from .table_cards import CardOnTable
@@ -50,6 +50,7 @@ class PickupWatch:
         cards = self.cards
         if source == "rfid" and card is not None:
             self.going[card] = t                      # its tag was on the table when it left
+            self.zone_left[card] = (zone, t)
         if source == "camera" and card is not None:
             trick = self.trick_done["trick"] if self.trick_done else play.trick_number
             there = any(k == trick and s == zone for k, s, _ in self.played.values()) or \
@@ -290,7 +291,16 @@ class PickupWatch:
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
             if play is not None and card not in self.played:
                 if play.trick:                        # the trick on the table: a recorded card of it wrong?
-                    question = self._dealt_in_pile(card, oid, where, play.trick_number, t)
+                    # Or the card of a player still to play, put down unseen. Named at the console as
+                    # either, its trick went to this pile (games 401022, 401432: a hand's last trick,
+                    # no read after it).
+                    self.early_pile.setdefault(card, (where, oid))
+                    # Whose it is: the seat dealt it (seen by the antennas), whose recorded card was then
+                    # shown and taken back; not known, a player still to play put it down unseen (a
+                    # question about a recorded card instead left the pickup unnoted and the record a
+                    # trick out of step: game 4600337).
+                    question = self._dealt_in_pile(card, oid, where, play.trick_number, t) \
+                        if self.deal.holder(card) is not None else None
                     if question is not None:
                         return question
                 elif play.trick_number > 1:           # the trick just picked up: misread?
@@ -309,7 +319,27 @@ class PickupWatch:
         done["pile"] = where
         done["pile_obs"] = oid
         done["pile_card"] = card
+        # Picked up by now at the latest: the reads of its pickup that follow are of this trick, not of
+        # the next (game 3400329: W's real card, read leaving the zone 3 s after the shown one was put
+        # down, was taken for the next trick's).
+        done.setdefault("cleared", t)
         return self._flush_trick()
+
+    def unseen_going(self, hand: int, n: int) -> Optional[OneRead]:
+        """Play event ``n`` of the hand being played, if no antenna has read its card going with its
+        trick (leaving the zone, in a pile) since it was put down, though a table with RFID could:
+        the card may have been shown and taken back, its return unread. None for a play read once
+        (asked about anyway), confirmed, named at the console, or on a table without RFID."""
+        if hand != self.game.hand_number or "rfid" not in self.sources:
+            return None
+        event = self.game.current(n)
+        if not event or event.get("type") != "play" or event.get("sources") or not event.get("evidence"):
+            return None
+        card = parse_card(event["card"])
+        trick, seat, m = self.played.get(card, (0, -1, 0))
+        if m != n or self.going.get(card, float("-inf")) >= self.put_down.get(card, float("inf")):
+            return None
+        return OneRead(hand, card, seat, trick, "rfid", read=(f"play:{SEAT_NAMES[seat]}", "in"), going=True)
 
     def _picked_up(self, now: float) -> bool:
         """Has the complete trick awaiting its pickup been picked up by ``now``? Its pickup was

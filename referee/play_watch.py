@@ -50,6 +50,9 @@ from .trump_tables import ALL_TRUMP, NO_TRUMP
 #: Seconds between the camera seeing a card of the trick leave its zone and seeing one land in another
 #: zone within which the two are one card knocked across (a player puts a card down seconds apart).
 KNOCK_GAP = 0.3
+#: Seconds an RFID edge may be reported late (the reader's queue): a tag read arriving in a zone
+#: this soon after it was read leaving that zone is the late report of its arrival, not a card put back.
+LATE_EDGE = 1.0
 #: Seconds a "belote" said before its card was read waits for that card: it is said as it is played.
 SAY_WAIT = 5.0
 #: Seconds after a card was put down that a "belote" said with no card of that seat on the table
@@ -83,6 +86,7 @@ class PlayWatch(TurnOrder, PickupWatch):
         self.camera_left: Optional[tuple[Seat, float]] = None   # the camera saw a recorded card leave a zone
         self.flushed: Optional[tuple[int, float]] = None        # the last trick written, and when it went
         self.going: dict[Card, float] = {}                      # tags read leaving a zone or in a pile: when
+        self.zone_left: dict[Card, tuple[Seat, float]] = {}     # a tag read leaving a play zone: which, when
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -132,6 +136,9 @@ class PlayWatch(TurnOrder, PickupWatch):
         play = self.game.play
         if not camera and self.cards.stale(card, obs.t):
             return None                               # a late read of a card already back in its hand
+        left = self.zone_left.get(card)
+        if not camera and left is not None and left[0] == zone and 0 <= obs.t - left[1] <= LATE_EDGE:
+            return None                               # its arrival read late, after its leaving: it is gone
         moved = self.camera_left
         if moved is not None and moved[0] != zone and obs.t - moved[1] <= KNOCK_GAP:
             # The camera saw a card of the trick leave another zone just before: this is that card,
@@ -356,7 +363,14 @@ class PlayWatch(TurnOrder, PickupWatch):
             for item in self.cards.items:             # a card that waited on this question about its seat's
                 if item.conflict == c.id:             # recorded card: the same card now, or another one later
                     item.conflict = None
-                    if item.card == chosen:
+                    elsewhere = item.card is not None and item.card_override is None and \
+                        (item.card in self.played or any(o is not item and o.card == item.card and
+                                                         o.seat != item.seat for o in self.cards.items))
+                    if item.card == chosen or elsewhere:
+                        # (A card recorded as another seat's play, or on the table as another seat's
+                        # card, is not this seat's next card: a tag read a zone away, or knocked there;
+                        # waiting, it took the place of the card this seat put down next, and hid
+                        # that one's time: game 301322.)
                         self.cards.items.remove(item)
                     else:
                         item.early = True

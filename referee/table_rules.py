@@ -12,7 +12,10 @@ A wrong pickup rests on its trick's winner, and that on the cards recorded:
 when a play of the trick was read once by one sensor, a misread of it may
 have made another seat the winner (game 300994: W's ♦10, read by the camera
 alone as the ♥10, made W the winner of a trick that S won, and NS were
-accused of taking EW's trick). Such a wrong pickup is *to confirm*: its
+accused of taking EW's trick). So it does on the trick's cards being there
+at the pickup: on a table with RFID, a play whose card no antenna read going
+with the trick may have been shown and taken back, its return unread (game
+3100367). Such a wrong pickup is *to confirm*: its
 ``to_confirm`` names those plays, which are asked about
 (:mod:`referee.to_confirm`). Every correction, of the hand being played or
 of the one just over, checks the pickups again: one the trick's new
@@ -25,13 +28,13 @@ way every part does (:mod:`referee.proposals`).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Optional
 
 from .doubt import Doubt
 from .game import Game
 from .proposals import Flag, Notice, Proposal
 from .seats import SEAT_NAMES, TEAM_NAMES, Seat, parse_seat, team_of
-from .to_confirm import ToConfirm
+from .to_confirm import OneRead, ToConfirm
 from .violations import Violation
 
 
@@ -39,8 +42,10 @@ class TableRules:
     """The misdeals and wrong pickups found so far, as ``(hand, violation)``."""
 
     def __init__(self, game: Game, confirming: ToConfirm, doubt: Doubt,
-                 standing: Callable[[int, list[Violation]], list[Violation]]):
+                 standing: Callable[[int, list[Violation]], list[Violation]],
+                 unseen_going: Callable[[int, int], Optional[OneRead]]):
         self.game = game                      # read only: the referee writes
+        self.unseen_going = unseen_going      # (hand, play n) -> the play, if no antenna read it go with its trick
         self.confirming = confirming
         self.doubt = doubt
         self.standing = standing              # the violations of a hand reported so far (the doubt asks)
@@ -71,7 +76,7 @@ class TableRules:
                     self.found.remove(old)
                     yield Notice(f"trick {trick} went to the pile of its winner's side after all: no wrong pickup")
                 continue
-            new = wrong_pickup(trick, pickup, winner, tuple(n for n in refs if self.game.read_once(n)))
+            new = wrong_pickup(trick, pickup, winner, tuple(n for n in refs if self._in_doubt(hand, n)))
             if old is None:
                 yield from self.report(hand, new)
             elif old[1] != new:
@@ -81,6 +86,20 @@ class TableRules:
                 elif old[1].to_confirm:           # its plays are confirmed: now it is one
                     self.found.remove((hand, new))
                     yield from self.report(hand, new)
+
+    def _in_doubt(self, hand: int, n: int) -> bool:
+        """Does a wrong pickup resting on play ``n`` (of ``hand``) have to wait: the play rests on one
+        read, or no antenna has read its card going with the trick yet (it may have been shown and
+        taken back, its return unread, and the real card never read: game 3100367)?"""
+        if self.game.read_once(n):
+            return True
+        one = self.confirming.plays.get(n)
+        if one is None:
+            one = self.unseen_going(hand, n)
+            if one is None:
+                return False
+            self.confirming.note(n, one)
+        return one.going
 
 
 def wrong_pickup(trick: int, pickup: dict[str, Any], winner: Seat, to_confirm: tuple[int, ...] = ()) -> Violation:

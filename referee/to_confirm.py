@@ -20,6 +20,12 @@ Either is written as a correction of the play that names its second source
 violation stands; a console that names another card writes a ``misread``
 correction instead.
 
+A wrong pickup also rests on its trick's cards being there when it went: on
+a table with RFID, a play whose card no antenna read going with the trick
+(leaving its zone, in a pile) may have been shown and taken back, its return
+unread; it waits here the same way (``OneRead.going``), and a read of it
+going is its second read (:mod:`referee.table_rules`).
+
 Each play in doubt that a violation rests on is a ``to-confirm`` conflict,
 shown on the console at once with its thumbnail. The referee first waits
 for a second read (``waiting``: the trick's pickup brings the zone's and the
@@ -61,6 +67,7 @@ class OneRead:
     read: tuple = ()                     # (zone, "in" | "out") of the one RFID read, so that its echo is not a second
     conf: float = 1.0                    # the camera's confidence in its read
     second: Optional[tuple] = None       # (sensor, observation id) of a later read that agrees
+    going: bool = False                  # read put down, but not going with its trick (a wrong pickup rests on it)
 
 
 class ToConfirm:
@@ -191,9 +198,11 @@ class ToConfirm:
                     continue
                 event = self.game.current(n)
                 who = "only the camera" if one.sensor == "camera" else "only one RFID antenna"
+                read = f"no antenna read {SEAT_NAMES[one.seat]}'s card at trick {one.trick}, {pretty(one.card)}, " \
+                    f"going with the trick (it may have been shown and taken back)" if one.going else \
+                    f"{who} read {SEAT_NAMES[one.seat]}'s card at trick {one.trick}, {pretty(one.card)}"
                 c = yield Ask(Conflict(
-                    "to-confirm", f"{who} read {SEAT_NAMES[one.seat]}'s card at trick {one.trick}, "
-                    f"{pretty(one.card)}, and {v.message}: confirm the card, or name the right one",
+                    "to-confirm", f"{read}, and {v.message}: confirm the card, or name the right one",
                     hand=one.hand, trick=one.trick, seat=one.seat, proposal=one.card, ref=n,
                     evidence=tuple(event.get("evidence", ())), waiting=True))
                 self.asked[c.id] = (c, now + CONFIRM_WAIT)
@@ -220,8 +229,8 @@ class ToConfirm:
                  how: Optional[str] = None) -> Iterator[Proposal]:
         """Write that play ``n`` is confirmed by a ``second`` source; settle its question."""
         old = self.game.current(n)
-        first = (old.get("sources") or ["camera"])[0]
-        self.plays.pop(n, None)
+        one = self.plays.pop(n, None)
+        first = (old.get("sources") or [one.sensor if one is not None else "camera"])[0]
         yield Write(correction(n, {**old, "sources": [first, second]}, "confirmed", why))
         if c is not None:
             yield Settle(c, "confirmed", how or f"confirmed by the {second}")
