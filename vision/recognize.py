@@ -35,12 +35,12 @@ import numpy as np
 
 from referee.cards import card_name
 
-from . import corner_merge, overlap
+from . import corner_merge, overlap, stretch
 from .confidence import Evidence, decide
-from .corner_read import photo_stretch, read_corners
-from .deck import AMBIGUOUS_ASPECT, Deck, quad_aspect
+from .corner_read import read_corners
+from .deck import AMBIGUOUS_ASPECT, FACE_SIZE, Deck, quad_aspect
 from .face_match import Place, despeckled, face_scale, quad_to_face, score_place
-from .keypoints import PROVEN, card_stretches, keypoint_candidates, matched_in
+from .keypoints import PROVEN, keypoint_candidates, matched_in
 from .locate import find_cards
 from .outline_fit import lone_card_outlines
 
@@ -54,25 +54,26 @@ _CLEAR_LEAD = 1.5
 
 
 def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None) -> list[dict]:
-    cards, proposed, proven = [], [], []
-    for place, evidence in read_places(image_bgr, deck, mask):
+    cards, proposed = [], []
+    places, square_by = read_places(image_bgr, deck, mask)
+    for place, evidence in places:
         card, confidence = decide(evidence)
         cards.append(_entry(card, confidence, place.quad))
         proposed.append(place.cards)
-        if place.inliers >= PROVEN:
-            proven.append((place.inliers, place.quad))
     if mask is not None:
         return cards
-    stretch = photo_stretch([quad for _, quad in sorted(proven, key=lambda p: -p[0])])
-    return corner_merge.merge(cards, read_corners(image_bgr, deck, stretch), proposed)
+    return corner_merge.merge(cards, read_corners(image_bgr, deck, square_by), proposed)
 
 
 def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None
-                ) -> list[tuple[Place, Evidence]]:
+                ) -> tuple[list[tuple[Place, Evidence]], float]:
     """Each place a card lies at, with the evidence for what it is (what
-    ``recognize`` decides on, and what ``vision.confidence`` is fitted to)."""
+    ``recognize`` decides on, and what ``vision.confidence`` is fitted to),
+    and the photo's stretch (``vision.stretch``: fixed by the keypoints, or
+    else by the best card the keypoints matched inside an outline prove; 1
+    when none does)."""
     image_bgr = despeckled(image_bgr)
-    places = keypoint_places(image_bgr, deck) if mask is None else []
+    places, square_by = keypoint_places(image_bgr, deck) if mask is None else ([], None)
     quads = find_cards(image_bgr, mask=mask, close_up=mask is None)
     if mask is None:
         quads = lone_card_outlines(image_bgr, quads)
@@ -91,7 +92,20 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
         if not on:
             places.append((_inside(image_bgr, quad, deck) if mask is None else None)
                           or Place(quad, quad_to_face(quad), turns=quad_aspect(quad) < AMBIGUOUS_ASPECT))
-    return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places]
+    if square_by is None:
+        square_by = _stretch_of(places)
+    return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places], square_by
+
+
+def _stretch_of(places: list[Place]) -> float:
+    """The photo's stretch as its best-proven place shows it, when the
+    photo's keypoints fixed none (a plain card proven only inside its
+    outline, ``matched_in``); 1 (square pixels) without one that fits."""
+    proven = [p for p in places if p.inliers >= PROVEN]
+    if not proven:
+        return 1.0
+    found = stretch.fit(max(proven, key=lambda p: p.inliers).quad, FACE_SIZE[1] / FACE_SIZE[0])
+    return found[0] if found is not None and found[1] <= stretch.MISFIT else 1.0
 
 
 def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[int, ...] = ()) -> Optional[Place]:
@@ -102,7 +116,7 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[in
     # The face the keypoints map must be the outline's card (a few pips that
     # match on a plane of their own map a face of no card's shape).
     hits = [hit for hit in matched_in(image_bgr, quad, deck, turns=True)
-            if len(card_stretches(hit.quad)) and overlap.iou(hit.quad, quad) >= _SAME_PLACE]
+            if len(stretch.card_stretches(hit.quad)) and overlap.iou(hit.quad, quad) >= _SAME_PLACE]
     if not hits:
         return None
     best = hits[0]
@@ -119,11 +133,12 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[in
     return Place(best.quad, best.homography @ face_scale(best.face_size), proposed, best.inliers)
 
 
-def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> list[Place]:
+def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> tuple[list[Place], Optional[float]]:
     """The keypoint candidates grouped by place, the one with most inliers
-    giving the place its geometry."""
+    giving the place its geometry; and the photo's stretch they fix."""
     places: list[Place] = []
-    for hit in keypoint_candidates(image_bgr, deck):
+    found = keypoint_candidates(image_bgr, deck)
+    for hit in found.hits:
         for i, place in enumerate(places):
             if overlap.share(place.quad, hit.quad) > _SAME_CARD:
                 if hit.card not in place.cards:
@@ -131,7 +146,7 @@ def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> list[Place]:
                 break
         else:
             places.append(Place(hit.quad, hit.homography @ face_scale(hit.face_size), (hit.card,), hit.inliers))
-    return places
+    return places, found.stretch
 
 
 def _entry(card: Optional[int], confidence: float, quad: np.ndarray) -> dict:
