@@ -43,7 +43,7 @@ from typing import Optional
 import cv2
 import numpy as np
 
-from . import stretch
+from . import overlap, stretch
 from .deck import Deck
 from .face_match import despeckled
 
@@ -211,8 +211,9 @@ def matched_in(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, turns: bool)
         return []
     quad = np.asarray(quad, np.float32).reshape(4, 2)
     x, y, w, h = cv2.boundingRect(quad.astype(np.int32))
-    x, y = max(x, 0), max(y, 0)
-    crop = image_bgr[y:y + h, x:x + w]
+    x1, y1 = min(x + w, image_bgr.shape[1]), min(y + h, image_bgr.shape[0])
+    x, y = max(x, 0), max(y, 0)                # a card running off the picture: what is in it
+    crop = image_bgr[y:y1, x:x1]
     scale = min(1.0, _FACE_SIDE * 1.5 / max(crop.shape[:2]))
     small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else crop
     kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
@@ -251,3 +252,63 @@ def matched_in(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, turns: bool)
         if best is not None:
             hits.append(best)
     return sorted(hits, key=lambda hit: -hit.inliers)
+
+
+#: Finding a card's layout anywhere in the photo (``layout_outlines``): each
+#: photo keypoint is paired with its ``_LAYOUT_PAIRS`` nearest among one
+#: card's keypoints (RootSIFT distance under ``_NEAR``), and an affine map
+#: (a card seen from above, in pixels that may be stretched) is fitted to
+#: those pairs by RANSAC, within this share of the photo's short side.
+_LAYOUT_PAIRS = 3
+_LAYOUT_PX = 0.02
+_LAYOUT_ITERS = 4000
+
+
+def layout_outlines(image_bgr: np.ndarray, deck: Deck) -> list[np.ndarray]:
+    """Where an enrolled card's layout lies in the photo, with no outline to
+    go by: a close-up card cut by the picture's edge, or joined to the
+    table by a shadow, has no quadrilateral region, and its pips, alike
+    across its suit, leave it too few matches over the whole deck. Each
+    card's keypoints are matched alone (no ratio test: a pip's twins are
+    all candidates) and the pairs one affine map explains (at least
+    ``PROVEN`` photo keypoints) give the mapped face's quad, card-shaped, as
+    a hypothesis of where a card lies (it may run off the picture);
+    ``matched_in`` then proves it as it proves an outline. Most
+    consistent first, one per place."""
+    index = _index(deck)
+    if not len(index.labels):
+        return []
+    scale = min(1.0, _WORK_SIDE / max(image_bgr.shape[:2]))
+    small = cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
+    kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
+    if d is None or len(kp) < PROVEN:
+        return []
+    pts, d = np.float32([k.pt for k in kp]) / scale, root_sift(d)
+    fw, fh = index.size
+    outline = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]).reshape(-1, 1, 2)
+    found = []
+    for card in sorted(set(index.labels.tolist())):
+        own = index.labels == card
+        face_pts = index.points[own]
+        distances = np.sqrt(np.maximum(2.0 - 2.0 * d @ index.descriptors[own].T, 0.0))
+        nearest = np.argsort(distances, axis=1)[:, :_LAYOUT_PAIRS]
+        q, j = np.nonzero(np.take_along_axis(distances, nearest, axis=1) < _NEAR)
+        if len(set(q.tolist())) < PROVEN:
+            continue
+        src, dst = face_pts[nearest[q, j]], pts[q]
+        affine, inliers = cv2.estimateAffine2D(src, dst, method=cv2.RANSAC, maxIters=_LAYOUT_ITERS,
+                                               ransacReprojThreshold=_LAYOUT_PX * min(image_bgr.shape[:2]))
+        if affine is None:
+            continue
+        count = len(set(q[inliers.ravel() > 0].tolist()))
+        if count < PROVEN:
+            continue
+        quad = cv2.transform(outline, affine).reshape(4, 2).astype(np.float32)
+        if len(stretch.card_stretches(quad)):
+            found.append((count, quad))
+    kept: list[np.ndarray] = []
+    for _, quad in sorted(found, key=lambda f: -f[0]):
+        if all(overlap.share(quad, k) < 0.5 for k in kept):
+            kept.append(quad)
+    return kept
+

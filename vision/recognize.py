@@ -40,7 +40,7 @@ from .confidence import Evidence, decide
 from .corner_read import read_corners
 from .deck import AMBIGUOUS_ASPECT, FACE_SIZE, Deck, quad_aspect
 from .face_match import Place, despeckled, face_scale, quad_to_face, score_place
-from .keypoints import PROVEN, keypoint_candidates, matched_in
+from .keypoints import PROVEN, keypoint_candidates, layout_outlines, matched_in
 from .locate import find_cards
 from .outline_fit import lone_card_outlines
 
@@ -92,6 +92,15 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
         if not on:
             places.append((_inside(image_bgr, quad, deck) if mask is None else None)
                           or Place(quad, quad_to_face(quad), turns=quad_aspect(quad) < AMBIGUOUS_ASPECT))
+    if mask is None:
+        # A close-up card cut by the picture's edge, or joined to the table
+        # by a shadow, has no outline: where a card's layout lies by its
+        # keypoints alone, proven inside as an outline is.
+        for quad in layout_outlines(image_bgr, deck):
+            if not any(overlap.share(p.quad, quad) >= _SAME_PLACE for p in places):
+                place = _inside(image_bgr, quad, deck, outline=False)
+                if place is not None:
+                    places.append(place)
     if square_by is None:
         square_by = _stretch_of(places)
     return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places], square_by
@@ -108,11 +117,15 @@ def _stretch_of(places: list[Place]) -> float:
     return found[0] if found is not None and found[1] <= stretch.MISFIT else 1.0
 
 
-def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[int, ...] = ()) -> Optional[Place]:
+def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[int, ...] = (),
+            outline: bool = True) -> Optional[Place]:
     """The place of an outline as the keypoints matched again inside it
     prove it (``keypoints.matched_in``: a plain card's pips, which the whole
     photo's matching leaves unproven), with the cards proven there and
-    ``cards``; None when none is, or when the best does not lead."""
+    ``cards``; None when none is, or when the best does not lead. Not an
+    ``outline`` (a layout's quad, ``keypoints.layout_outlines``): there are
+    no edges to place the card better, so without a lead the best card's
+    homography is the place, proposing no card."""
     # The face the keypoints map must be the outline's card (a few pips that
     # match on a plane of their own map a face of no card's shape).
     hits = [hit for hit in matched_in(image_bgr, quad, deck, turns=True)
@@ -128,7 +141,7 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[in
     # a shared layout's homography (a drawn Js: 0.99 on its outline, unsure
     # on that).
     if len(hits) > 1 and best.inliers < _CLEAR_LEAD * hits[1].inliers:
-        return None
+        return None if outline else Place(best.quad, best.homography @ face_scale(best.face_size))
     proposed = tuple(dict.fromkeys([best.card] + list(cards)))
     return Place(best.quad, best.homography @ face_scale(best.face_size), proposed, best.inliers)
 
