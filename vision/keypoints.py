@@ -140,6 +140,25 @@ class Candidates:
 
     hits: list[Hit]
     stretch: Optional[float] = None
+    seen: Optional["Seen"] = None
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The photo's keypoints: where (photo px) and their RootSIFT descriptors."""
+
+    points: np.ndarray
+    descriptors: np.ndarray
+
+
+def _seen(image_bgr: np.ndarray, index: _Index) -> Optional[Seen]:
+    """The photo's keypoints, found at most ``_WORK_SIDE`` px (None: too few to prove a card)."""
+    scale = min(1.0, _WORK_SIDE / max(image_bgr.shape[:2]))
+    small = cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
+    kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
+    if d is None or len(kp) < MIN_INLIERS:
+        return None
+    return Seen(np.float32([k.pt for k in kp]) / scale, root_sift(d))
 
 
 def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> Candidates:
@@ -150,14 +169,12 @@ def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> Candidates:
     index = _index(deck)
     if not len(index.labels):
         return Candidates([])
-    scale = min(1.0, _WORK_SIDE / max(image_bgr.shape[:2]))
-    small = cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
-    kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
-    if d is None or len(kp) < MIN_INLIERS:
+    seen = _seen(image_bgr, index)
+    if seen is None:
         return Candidates([])
-    pts = np.float32([k.pt for k in kp]) / scale
+    pts, scale = seen.points, min(1.0, _WORK_SIDE / max(image_bgr.shape[:2]))
     by_card: dict[int, list[tuple[int, int]]] = {}
-    for pair in index.matcher.knnMatch(root_sift(d), k=2):
+    for pair in index.matcher.knnMatch(seen.descriptors, k=2):
         if len(pair) < 2:
             continue
         a, b = pair
@@ -180,12 +197,12 @@ def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> Candidates:
         if len(stretches):
             candidates.append((Hit(card, quad, int(inliers.sum()), homography, (w, h)), stretches))
     if not candidates:
-        return Candidates([])
+        return Candidates([], seen=seen)
     candidates.sort(key=lambda c: -c[0].inliers)
     best = candidates[0][0]
     photo, misfit = stretch.fit(best.quad, h / w)
     return Candidates([hit for hit, stretches in candidates if stretch.same(stretches, photo)],
-                      photo if best.inliers >= PROVEN and misfit <= stretch.MISFIT else None)
+                      photo if best.inliers >= PROVEN and misfit <= stretch.MISFIT else None, seen)
 
 
 #: Re-matching inside an outline (``matched_in``): a photo keypoint is paired
@@ -264,7 +281,7 @@ _LAYOUT_PX = 0.02
 _LAYOUT_ITERS = 4000
 
 
-def layout_outlines(image_bgr: np.ndarray, deck: Deck) -> list[np.ndarray]:
+def layout_outlines(image_bgr: np.ndarray, deck: Deck, seen: Optional[Seen] = None) -> list[np.ndarray]:
     """Where an enrolled card's layout lies in the photo, with no outline to
     go by: a close-up card cut by the picture's edge, or joined to the
     table by a shadow, has no quadrilateral region, and its pips, alike
@@ -274,16 +291,13 @@ def layout_outlines(image_bgr: np.ndarray, deck: Deck) -> list[np.ndarray]:
     ``PROVEN`` photo keypoints) give the mapped face's quad, card-shaped, as
     a hypothesis of where a card lies (it may run off the picture);
     ``matched_in`` then proves it as it proves an outline. Most
-    consistent first, one per place."""
+    consistent first, one per place. ``seen``: the photo's keypoints, when
+    ``keypoint_candidates`` found them already."""
     index = _index(deck)
-    if not len(index.labels):
+    seen = seen or (_seen(image_bgr, index) if len(index.labels) else None)
+    if seen is None or len(seen.points) < PROVEN:
         return []
-    scale = min(1.0, _WORK_SIDE / max(image_bgr.shape[:2]))
-    small = cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
-    kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
-    if d is None or len(kp) < PROVEN:
-        return []
-    pts, d = np.float32([k.pt for k in kp]) / scale, root_sift(d)
+    pts, d = seen.points, seen.descriptors
     fw, fh = index.size
     outline = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]).reshape(-1, 1, 2)
     found = []

@@ -40,7 +40,7 @@ from .confidence import Evidence, decide
 from .corner_read import read_corners
 from .deck import AMBIGUOUS_ASPECT, FACE_SIZE, Deck, quad_aspect
 from .face_match import Place, despeckled, face_scale, quad_to_face, score_place
-from .keypoints import PROVEN, keypoint_candidates, layout_outlines, matched_in
+from .keypoints import PROVEN, Seen, keypoint_candidates, layout_outlines, matched_in
 from .locate import find_cards
 from .outline_fit import lone_card_outlines
 
@@ -73,7 +73,7 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
     else by the best card the keypoints matched inside an outline prove; 1
     when none does)."""
     image_bgr = despeckled(image_bgr)
-    places, square_by = keypoint_places(image_bgr, deck) if mask is None else ([], None)
+    places, square_by, seen = keypoint_places(image_bgr, deck) if mask is None else ([], None, None)
     quads = find_cards(image_bgr, mask=mask, close_up=mask is None)
     if mask is None:
         quads = lone_card_outlines(image_bgr, quads)
@@ -96,7 +96,7 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
         # A close-up card cut by the picture's edge, or joined to the table
         # by a shadow, has no outline: where a card's layout lies by its
         # keypoints alone, proven inside as an outline is.
-        for quad in layout_outlines(image_bgr, deck):
+        for quad in layout_outlines(image_bgr, deck, seen):
             if not any(overlap.share(p.quad, quad) >= _SAME_PLACE for p in places):
                 place = _inside(image_bgr, quad, deck, outline=False)
                 if place is not None:
@@ -146,9 +146,10 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[in
     return Place(best.quad, best.homography @ face_scale(best.face_size), proposed, best.inliers)
 
 
-def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> tuple[list[Place], Optional[float]]:
+def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> tuple[list[Place], Optional[float], Optional[Seen]]:
     """The keypoint candidates grouped by place, the one with most inliers
-    giving the place its geometry; and the photo's stretch they fix."""
+    giving the place its geometry; the photo's stretch they fix, and the
+    photo's keypoints."""
     places: list[Place] = []
     found = keypoint_candidates(image_bgr, deck)
     for hit in found.hits:
@@ -159,7 +160,7 @@ def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> tuple[list[Place], Opt
                 break
         else:
             places.append(Place(hit.quad, hit.homography @ face_scale(hit.face_size), (hit.card,), hit.inliers))
-    return places, found.stretch
+    return places, found.stretch, found.seen
 
 
 def _entry(card: Optional[int], confidence: float, quad: np.ndarray) -> dict:
