@@ -10,7 +10,9 @@ against, and the step past it):
    geometry and the cards proposed there; outlines (``vision.locate``, and
    the lone card on a table of its colour, ``vision.outline_fit``) add the
    places no keypoints proved (a card of few distinctive marks, a card from
-   another pack: it must still be listed, as unknown).
+   another pack: it must still be listed, as unknown); where a card has no
+   outline either (a close-up cut by the picture's edge), its layout's
+   keypoints alone place it (``keypoints.layout_outlines``), proven inside.
 2. *Which*: at each place every candidate face (the proposed cards, their
    real confusions, the nearest by thumbnail) is laid over the photo by ECC
    and compared by a lighting-free correlation (``vision.face_match``).
