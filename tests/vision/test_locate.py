@@ -115,8 +115,8 @@ def test_a_close_ups_opened_maps_do_not_replace_a_cards_quad():
     """A black 7 of hearts on a white desk, a keyboard's dark band just
     above it (black-gold deck): opening the regions for close-ups keeps the
     band joined to the card, and that quad, larger, used to win over the
-    card's own (round 7 lost this right read). The opened maps now only add
-    cards the maps do not find as they are."""
+    card's own (the cause of a right read round 7 lost). The opened maps now
+    only add cards the maps do not find as they are."""
     image = cv2.imread(str(DATASET / "images" / "IMG_7706.jpg"))
     plain = find_cards(image)
     assert len(plain) == 1
