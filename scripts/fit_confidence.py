@@ -39,7 +39,7 @@ from vision.recognize import read_places  # noqa: E402
 def places(image, deck):
     """(place, every candidate's score) at each place ``recognize`` reads."""
     clean = despeckled(image)
-    return [(place, score_place(clean, place, deck)) for place, _ in read_places(image, deck)]
+    return [(place, score_place(clean, place, deck)) for place, _ in read_places(image, deck)[0]]
 
 
 def examples(scores, place, truth, enrolled, out) -> None:

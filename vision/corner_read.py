@@ -29,7 +29,7 @@ black, the suit must be nearer by a tighter ratio: its shape alone tells
 it), the rank glyph is nearer to its rank's examples than to any
 "no index" mark's, and that card is enrolled. A photo whose pixels are not
 square (a 4:3 photo exported to 640 x 640) is read made square again
-(``read_corners``' ``stretch``, ``photo_stretch``). Frames on the same index are
+(``read_corners``' ``stretch``, ``vision.stretch``). Frames on the same index are
 merged; two frames of one card (its two corners) are one card, marked as
 read by both (``CornerRead.both``: what a whole card the whole-face reader
 doubts needs before its index names it, ``vision.corner_merge``). Otherwise:
@@ -44,7 +44,7 @@ directory, ``corners.npz``); a
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Optional, Sequence
+from typing import Optional
 
 import cv2
 import numpy as np
@@ -409,7 +409,7 @@ def read_corners(image_bgr: np.ndarray, deck: Deck, stretch: float = 1.0) -> lis
     """Every card read from an index corner in the photo (see module doc).
 
     ``stretch``: the photo's pixel shape, its picture's width divided by
-    this is square (``photo_stretch``). The index finder and the patches
+    this is square (``vision.stretch``: the keypoints fix it). The index finder and the patches
     assume square pixels (a glyph squeezed by 3/4 across is another glyph,
     the pip's distance off by the angle): a stretched photo is read made
     square again, never losing a pixel (the other axis is enlarged), and
@@ -435,38 +435,8 @@ def square_pixels(image_bgr: np.ndarray, stretch: float) -> tuple[np.ndarray, np
     return square, np.float32([w / square.shape[1], h / square.shape[0]])
 
 
-#: Stretches tried by ``photo_stretch`` (the keypoint locator's range), how
-#: far from square a photo must be to be read made square (log, ~3 %), and
-#: how far from a card's shape (corners' cos squared plus log aspect
-#: squared, summed) the best-proven card may still be at its stretch.
-_STRETCHES = np.geomspace(0.5, 2.0, 61)
+#: How far from square a photo must be to be read made square (log, ~3 %).
 _SQUARE = 0.06
-_MISFIT = 0.05
-
-
-def photo_stretch(quads: Sequence[np.ndarray]) -> float:
-    """The photo's stretch of its width (1: square pixels) as the first of
-    ``quads`` shows it: a whole enrolled face mapped into the photo by its
-    keypoints, best proven first (``vision.keypoints`` fixes one stretch per
-    photo from it). A labelled set's 640 x 640 export of a 4:3 photo is 4/3
-    (or 3/4); at that stretch the card's corners are square and its
-    proportions the enrolled face's. 1 when there is no such card, or none
-    fits a card's shape at any stretch."""
-    if not len(quads):
-        return 1.0
-    q = np.asarray(quads[0], np.float64).reshape(4, 2)
-    aspect = FACE_SIZE[1] / FACE_SIZE[0]
-    best, misfit = 1.0, np.inf
-    for s in _STRETCHES:
-        sides = (q - np.roll(q, 1, axis=0)) / [s, 1.0]          # side i ends at corner i
-        lengths = np.linalg.norm(sides, axis=1)
-        nxt = np.roll(sides, -1, axis=0)
-        cos = (sides * nxt).sum(axis=1) / (lengths * np.roll(lengths, -1) + 1e-9)
-        cost = float((cos ** 2).sum()) + float(np.log((lengths[0] + lengths[2]) / (lengths[1] + lengths[3])
-                                                       / aspect) ** 2)
-        if cost < misfit:
-            best, misfit = float(s), cost
-    return best if misfit <= _MISFIT else 1.0
 
 
 def _one_per_card(reads: list[CornerRead]) -> list[CornerRead]:

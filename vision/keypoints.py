@@ -12,14 +12,13 @@ all. A card from another deck, or a 2-6, has no such consistent set.
 
 A candidate is kept only when the mapped face is a card seen from above
 (convex, near-right corners, a card's proportions) with enough inliers.
-A photo's pixels need not be square: an export resized to a square (a 4:3
-phone photo or a 16:9 webcam frame saved as 640 x 640) stretches every card
-along the picture's axes, into a parallelogram of other proportions. So the
-shape is judged up to a stretch of the picture's width (``_STRETCHES``); the
-best-proven card (most inliers) fixes the photo's stretch (the middle of the
-stretches at which it is card-shaped: where its corners are square and its
-proportions a card's), and every other card must be card-shaped at nearly
-that same stretch: one photo has one pixel shape.
+A photo's pixels need not be square (``vision.stretch``: a 4:3 phone photo
+saved as 640 x 640): the shape is judged up to a stretch of the picture's
+width; the best-proven card (most inliers) fixes the photo's stretch (where
+its corners are most square and its proportions the enrolled face's), and
+every other card must be card-shaped at nearly that same stretch: one
+photo has one pixel shape. That stretch is handed on with the candidates
+(``Candidates.stretch``): the index-corner reader squares the photo by it.
 Several cards may be proposed at one place (two cards sharing a picture or
 a pip layout, a king of hearts and of diamonds, an 8 of spades and of
 clubs): keypoints alone do not tell them apart, so ``vision.recognize``
@@ -39,10 +38,12 @@ of a heap from what changed (``vision.track``), which needs none of this.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 import cv2
 import numpy as np
 
+from . import overlap, stretch
 from .deck import Deck
 from .face_match import despeckled
 
@@ -65,15 +66,6 @@ _FACE_SIDE = 352
 _CONTRAST = 0.02
 #: Bumped when what the deck's index holds changes, so cached ones are remade.
 INDEX_VERSION = 1
-#: Corners of the mapped face within 90 +- 25 degrees, proportions 1.2-1.9
-#: (once the photo's stretch is undone).
-_MAX_CORNER_COS = 0.42
-_ASPECT = (1.2, 1.9)
-#: The stretches of the picture's width tried (1 among them: square pixels)
-#: and how far (steps of the grid, about 5 % each) another card's may be
-#: from the photo's.
-_STRETCHES = np.geomspace(0.5, 2.0, 29)
-_SAME_STRETCH = 2
 
 
 @dataclass(frozen=True)
@@ -139,22 +131,50 @@ def _index(deck: Deck) -> _Index:
                      _Index.of, _Index.arrays, _Index.from_arrays)
 
 
-def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> list[Hit]:
+@dataclass(frozen=True)
+class Candidates:
+    """What the photo's keypoints prove: the cards, most inliers first, and
+    the photo's stretch when a card proven by them (``PROVEN``) fits a
+    card's shape closely enough to square the photo by it
+    (``stretch.MISFIT``; None: no such card, square pixels are assumed)."""
+
+    hits: list[Hit]
+    stretch: Optional[float] = None
+    seen: Optional["Seen"] = None
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The photo's keypoints: where (photo px) and their RootSIFT descriptors."""
+
+    points: np.ndarray
+    descriptors: np.ndarray
+
+
+def _seen(image_bgr: np.ndarray, index: _Index) -> Optional[Seen]:
+    """The photo's keypoints, found at most ``_WORK_SIDE`` px (None: too few to prove a card)."""
+    scale = min(1.0, _WORK_SIDE / max(image_bgr.shape[:2]))
+    small = cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
+    kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
+    if d is None or len(kp) < MIN_INLIERS:
+        return None
+    return Seen(np.float32([k.pt for k in kp]) / scale, root_sift(d))
+
+
+def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> Candidates:
     """Every enrolled card whose matches agree on one card-shaped homography
     (at least ``MIN_INLIERS``), most inliers first: several may lie at one
     place (cards sharing a layout), which ``vision.face_match`` then tells
     apart by laying each face over the photo."""
     index = _index(deck)
     if not len(index.labels):
-        return []
-    scale = min(1.0, _WORK_SIDE / max(image_bgr.shape[:2]))
-    small = cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
-    kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
-    if d is None or len(kp) < MIN_INLIERS:
-        return []
-    pts = np.float32([k.pt for k in kp]) / scale
+        return Candidates([])
+    seen = _seen(image_bgr, index)
+    if seen is None:
+        return Candidates([])
+    pts, scale = seen.points, min(1.0, _WORK_SIDE / max(image_bgr.shape[:2]))
     by_card: dict[int, list[tuple[int, int]]] = {}
-    for pair in index.matcher.knnMatch(root_sift(d), k=2):
+    for pair in index.matcher.knnMatch(seen.descriptors, k=2):
         if len(pair) < 2:
             continue
         a, b = pair
@@ -173,41 +193,16 @@ def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> list[Hit]:
         if homography is None or int(inliers.sum()) < MIN_INLIERS:
             continue
         quad = cv2.perspectiveTransform(outline, homography).reshape(4, 2).astype(np.float32)
-        stretches = card_stretches(quad)
+        stretches = stretch.card_stretches(quad)
         if len(stretches):
             candidates.append((Hit(card, quad, int(inliers.sum()), homography, (w, h)), stretches))
-    return _one_stretch(sorted(candidates, key=lambda c: -c[0].inliers))
-
-
-def _one_stretch(candidates: list[tuple[Hit, np.ndarray]]) -> list[Hit]:
-    """The candidates card-shaped at the photo's stretch: the middle of the
-    best-proven one's."""
     if not candidates:
-        return []
-    photo = float(np.median(candidates[0][1]))
-    return [hit for hit, stretches in candidates if np.abs(stretches - photo).min() <= _SAME_STRETCH]
-
-
-def card_stretches(quad: np.ndarray) -> np.ndarray:
-    """The indices of ``_STRETCHES`` at which ``quad`` is a card seen from
-    above, its picture's width divided by that stretch (empty: at none)."""
-    return np.array([i for i, s in enumerate(_STRETCHES) if _card_shaped(quad / np.float32([s, 1.0]))], np.int64)
-
-
-def _card_shaped(quad: np.ndarray) -> bool:
-    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
-        return False
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    if sides.min() < 20:
-        return False
-    aspect = (sides[1] + sides[3]) / (sides[0] + sides[2])
-    if not (_ASPECT[0] <= aspect <= _ASPECT[1]):
-        return False
-    for i in range(4):
-        a, b = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
-        if abs(float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))) > _MAX_CORNER_COS:
-            return False
-    return True
+        return Candidates([], seen=seen)
+    candidates.sort(key=lambda c: -c[0].inliers)
+    best = candidates[0][0]
+    photo, misfit = stretch.fit(best.quad, h / w)
+    return Candidates([hit for hit, stretches in candidates if stretch.same(stretches, photo)],
+                      photo if best.inliers >= PROVEN and misfit <= stretch.MISFIT else None, seen)
 
 
 #: Re-matching inside an outline (``matched_in``): a photo keypoint is paired
@@ -233,8 +228,9 @@ def matched_in(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, turns: bool)
         return []
     quad = np.asarray(quad, np.float32).reshape(4, 2)
     x, y, w, h = cv2.boundingRect(quad.astype(np.int32))
-    x, y = max(x, 0), max(y, 0)
-    crop = image_bgr[y:y + h, x:x + w]
+    x1, y1 = min(x + w, image_bgr.shape[1]), min(y + h, image_bgr.shape[0])
+    x, y = max(x, 0), max(y, 0)                # a card running off the picture: what is in it
+    crop = image_bgr[y:y1, x:x1]
     scale = min(1.0, _FACE_SIDE * 1.5 / max(crop.shape[:2]))
     small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else crop
     kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
@@ -273,3 +269,60 @@ def matched_in(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, turns: bool)
         if best is not None:
             hits.append(best)
     return sorted(hits, key=lambda hit: -hit.inliers)
+
+
+#: Finding a card's layout anywhere in the photo (``layout_outlines``): each
+#: photo keypoint is paired with its ``_LAYOUT_PAIRS`` nearest among one
+#: card's keypoints (RootSIFT distance under ``_NEAR``), and an affine map
+#: (a card seen from above, in pixels that may be stretched) is fitted to
+#: those pairs by RANSAC, within this share of the photo's short side.
+_LAYOUT_PAIRS = 3
+_LAYOUT_PX = 0.02
+_LAYOUT_ITERS = 4000
+
+
+def layout_outlines(image_bgr: np.ndarray, deck: Deck, seen: Optional[Seen] = None) -> list[np.ndarray]:
+    """Where an enrolled card's layout lies in the photo, with no outline to
+    go by: a close-up card cut by the picture's edge, or joined to the
+    table by a shadow, has no quadrilateral region, and its pips, alike
+    across its suit, leave it too few matches over the whole deck. Each
+    card's keypoints are matched alone (no ratio test: a pip's twins are
+    all candidates) and the pairs one affine map explains (at least
+    ``PROVEN`` photo keypoints) give the mapped face's quad, card-shaped, as
+    a hypothesis of where a card lies (it may run off the picture);
+    ``matched_in`` then proves it as it proves an outline. Most
+    consistent first, one per place. ``seen``: the photo's keypoints, when
+    ``keypoint_candidates`` found them already."""
+    index = _index(deck)
+    seen = seen or (_seen(image_bgr, index) if len(index.labels) else None)
+    if seen is None or len(seen.points) < PROVEN:
+        return []
+    pts, d = seen.points, seen.descriptors
+    fw, fh = index.size
+    outline = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]).reshape(-1, 1, 2)
+    found = []
+    for card in sorted(set(index.labels.tolist())):
+        own = index.labels == card
+        face_pts = index.points[own]
+        distances = np.sqrt(np.maximum(2.0 - 2.0 * d @ index.descriptors[own].T, 0.0))
+        nearest = np.argsort(distances, axis=1)[:, :_LAYOUT_PAIRS]
+        q, j = np.nonzero(np.take_along_axis(distances, nearest, axis=1) < _NEAR)
+        if len(set(q.tolist())) < PROVEN:
+            continue
+        src, dst = face_pts[nearest[q, j]], pts[q]
+        affine, inliers = cv2.estimateAffine2D(src, dst, method=cv2.RANSAC, maxIters=_LAYOUT_ITERS,
+                                               ransacReprojThreshold=_LAYOUT_PX * min(image_bgr.shape[:2]))
+        if affine is None:
+            continue
+        count = len(set(q[inliers.ravel() > 0].tolist()))
+        if count < PROVEN:
+            continue
+        quad = cv2.transform(outline, affine).reshape(4, 2).astype(np.float32)
+        if len(stretch.card_stretches(quad)):
+            found.append((count, quad))
+    kept: list[np.ndarray] = []
+    for _, quad in sorted(found, key=lambda f: -f[0]):
+        if all(overlap.share(quad, k) < 0.5 for k in kept):
+            kept.append(quad)
+    return kept
+

@@ -152,25 +152,25 @@ def _find_in_work_image(img: np.ndarray, mask: Optional[np.ndarray],
     # Printing, not sensor noise: a median filter removes salt-and-pepper first.
     lab = cv2.cvtColor(cv2.medianBlur(img, 5), cv2.COLOR_BGR2LAB).astype(np.float32)
     candidates: list[np.ndarray] = []
+    opened: list[np.ndarray] = []
 
-    def consider(contour: np.ndarray) -> None:
+    def consider(contour: np.ndarray, into: Optional[list] = None) -> None:
         quad = _card_quad(contour, min_area, max_area, img.shape)
         if quad is None or not _has_print(quad, lab) or not _paper_margin(quad, lab):
             return
         if mask is not None and not _mostly_inside(quad, mask):
             return
-        candidates.append(quad)
+        (candidates if into is None else into).append(quad)
 
     maps = _foreground_maps(img, mask)
-    if close_up:
-        maps += _opened(maps, img.shape)
-    for fg in maps:
+    for fg, into in [(fg, None) for fg in maps] + ([(fg, opened) for fg in _opened(maps, img.shape)]
+                                                    if close_up else []):
         # Cut touching/overlapping cards apart along strong edges.
         split = cv2.bitwise_and(fg, cv2.bitwise_not(edges))
         split = cv2.morphologyEx(split, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         for region in (fg, split):
             for c in cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-                consider(c)
+                consider(c, into)
     # Closed outlines at every depth: a card lying on a cloth that is itself
     # "not the room" (the cloth is then the foreground, the card inside it).
     outlines = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -185,8 +185,13 @@ def _find_in_work_image(img: np.ndarray, mask: Optional[np.ndarray],
         for c in cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
             consider(cv2.convexHull(c))
     markers = _markers(img)
-    candidates = [q for q in candidates if not any(overlap.iou(q, m) > 0.3 or _contains(q, m) for m in markers)]
-    return _deduplicate(candidates)
+    candidates, opened = ([q for q in quads if not any(overlap.iou(q, m) > 0.3 or _contains(q, m) for m in markers)]
+                          for quads in (candidates, opened))
+    # The opened maps (a close-up) add no second quad of a card the maps
+    # found as they are: opening keeps what joins a card to a dark band
+    # beside it (a shadow, a keyboard), and the quad taking some of it in,
+    # larger, would win (a black 7 of hearts on a white desk).
+    return _deduplicate(candidates + [q for q in opened if all(overlap.iou(q, k) < 0.5 for k in candidates)])
 
 
 def _opened(maps: list[np.ndarray], shape: tuple[int, ...]) -> list[np.ndarray]:

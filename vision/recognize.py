@@ -10,7 +10,9 @@ against, and the step past it):
    geometry and the cards proposed there; outlines (``vision.locate``, and
    the lone card on a table of its colour, ``vision.outline_fit``) add the
    places no keypoints proved (a card of few distinctive marks, a card from
-   another pack: it must still be listed, as unknown).
+   another pack: it must still be listed, as unknown); where a card has no
+   outline either (a close-up cut by the picture's edge), its layout's
+   keypoints alone place it (``keypoints.layout_outlines``), proven inside.
 2. *Which*: at each place every candidate face (the proposed cards, their
    real confusions, the nearest by thumbnail) is laid over the photo by ECC
    and compared by a lighting-free correlation (``vision.face_match``).
@@ -35,12 +37,12 @@ import numpy as np
 
 from referee.cards import card_name
 
-from . import corner_merge, overlap
+from . import corner_merge, overlap, stretch
 from .confidence import Evidence, decide
-from .corner_read import photo_stretch, read_corners
-from .deck import AMBIGUOUS_ASPECT, Deck, quad_aspect
+from .corner_read import read_corners
+from .deck import AMBIGUOUS_ASPECT, FACE_SIZE, Deck, quad_aspect
 from .face_match import Place, despeckled, face_scale, quad_to_face, score_place
-from .keypoints import PROVEN, card_stretches, keypoint_candidates, matched_in
+from .keypoints import PROVEN, Seen, keypoint_candidates, layout_outlines, matched_in
 from .locate import find_cards
 from .outline_fit import lone_card_outlines
 
@@ -54,25 +56,26 @@ _CLEAR_LEAD = 1.5
 
 
 def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None) -> list[dict]:
-    cards, proposed, proven = [], [], []
-    for place, evidence in read_places(image_bgr, deck, mask):
+    cards, proposed = [], []
+    places, square_by = read_places(image_bgr, deck, mask)
+    for place, evidence in places:
         card, confidence = decide(evidence)
         cards.append(_entry(card, confidence, place.quad))
         proposed.append(place.cards)
-        if place.inliers >= PROVEN:
-            proven.append((place.inliers, place.quad))
     if mask is not None:
         return cards
-    stretch = photo_stretch([quad for _, quad in sorted(proven, key=lambda p: -p[0])])
-    return corner_merge.merge(cards, read_corners(image_bgr, deck, stretch), proposed)
+    return corner_merge.merge(cards, read_corners(image_bgr, deck, square_by), proposed)
 
 
 def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None
-                ) -> list[tuple[Place, Evidence]]:
+                ) -> tuple[list[tuple[Place, Evidence]], float]:
     """Each place a card lies at, with the evidence for what it is (what
-    ``recognize`` decides on, and what ``vision.confidence`` is fitted to)."""
+    ``recognize`` decides on, and what ``vision.confidence`` is fitted to),
+    and the photo's stretch (``vision.stretch``: fixed by the keypoints, or
+    else by the best card the keypoints matched inside an outline prove; 1
+    when none does)."""
     image_bgr = despeckled(image_bgr)
-    places = keypoint_places(image_bgr, deck) if mask is None else []
+    places, square_by, seen = keypoint_places(image_bgr, deck) if mask is None else ([], None, None)
     quads = find_cards(image_bgr, mask=mask, close_up=mask is None)
     if mask is None:
         quads = lone_card_outlines(image_bgr, quads)
@@ -91,18 +94,44 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
         if not on:
             places.append((_inside(image_bgr, quad, deck) if mask is None else None)
                           or Place(quad, quad_to_face(quad), turns=quad_aspect(quad) < AMBIGUOUS_ASPECT))
-    return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places]
+    if mask is None:
+        # A close-up card cut by the picture's edge, or joined to the table
+        # by a shadow, has no outline: where a card's layout lies by its
+        # keypoints alone, proven inside as an outline is.
+        for quad in layout_outlines(image_bgr, deck, seen):
+            if not any(overlap.share(p.quad, quad) >= _SAME_PLACE for p in places):
+                place = _inside(image_bgr, quad, deck, outline=False)
+                if place is not None:
+                    places.append(place)
+    if square_by is None:
+        square_by = _stretch_of(places)
+    return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places], square_by
 
 
-def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[int, ...] = ()) -> Optional[Place]:
+def _stretch_of(places: list[Place]) -> float:
+    """The photo's stretch as its best-proven place shows it, when the
+    photo's keypoints fixed none (a plain card proven only inside its
+    outline, ``matched_in``); 1 (square pixels) without one that fits."""
+    proven = [p for p in places if p.inliers >= PROVEN]
+    if not proven:
+        return 1.0
+    found = stretch.fit(max(proven, key=lambda p: p.inliers).quad, FACE_SIZE[1] / FACE_SIZE[0])
+    return found[0] if found is not None and found[1] <= stretch.MISFIT else 1.0
+
+
+def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[int, ...] = (),
+            outline: bool = True) -> Optional[Place]:
     """The place of an outline as the keypoints matched again inside it
     prove it (``keypoints.matched_in``: a plain card's pips, which the whole
     photo's matching leaves unproven), with the cards proven there and
-    ``cards``; None when none is, or when the best does not lead."""
+    ``cards``; None when none is, or when the best does not lead. Not an
+    ``outline`` (a layout's quad, ``keypoints.layout_outlines``): there are
+    no edges to place the card better, so without a lead the best card's
+    homography is the place, proposing no card."""
     # The face the keypoints map must be the outline's card (a few pips that
     # match on a plane of their own map a face of no card's shape).
     hits = [hit for hit in matched_in(image_bgr, quad, deck, turns=True)
-            if len(card_stretches(hit.quad)) and overlap.iou(hit.quad, quad) >= _SAME_PLACE]
+            if len(stretch.card_stretches(hit.quad)) and overlap.iou(hit.quad, quad) >= _SAME_PLACE]
     if not hits:
         return None
     best = hits[0]
@@ -114,16 +143,18 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[in
     # a shared layout's homography (a drawn Js: 0.99 on its outline, unsure
     # on that).
     if len(hits) > 1 and best.inliers < _CLEAR_LEAD * hits[1].inliers:
-        return None
+        return None if outline else Place(best.quad, best.homography @ face_scale(best.face_size))
     proposed = tuple(dict.fromkeys([best.card] + list(cards)))
     return Place(best.quad, best.homography @ face_scale(best.face_size), proposed, best.inliers)
 
 
-def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> list[Place]:
+def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> tuple[list[Place], Optional[float], Optional[Seen]]:
     """The keypoint candidates grouped by place, the one with most inliers
-    giving the place its geometry."""
+    giving the place its geometry; the photo's stretch they fix, and the
+    photo's keypoints."""
     places: list[Place] = []
-    for hit in keypoint_candidates(image_bgr, deck):
+    found = keypoint_candidates(image_bgr, deck)
+    for hit in found.hits:
         for i, place in enumerate(places):
             if overlap.share(place.quad, hit.quad) > _SAME_CARD:
                 if hit.card not in place.cards:
@@ -131,7 +162,7 @@ def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> list[Place]:
                 break
         else:
             places.append(Place(hit.quad, hit.homography @ face_scale(hit.face_size), (hit.card,), hit.inliers))
-    return places
+    return places, found.stretch, found.seen
 
 
 def _entry(card: Optional[int], confidence: float, quad: np.ndarray) -> dict:

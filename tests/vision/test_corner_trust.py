@@ -20,7 +20,7 @@ from calibration.table_plane import TableLayout, locate_table
 from calibration.zones import default_zones
 from referee.cards import card_name, parse_card
 from vision.corner_merge import merge, read_landed
-from vision.corner_read import CornerRead, corner_model, grey_photo, photo_stretch, read_corners
+from vision.corner_read import CornerRead, corner_model, grey_photo, read_corners
 from vision.evaluate import load_dataset, split_half
 from vision.faces import dataset_card
 from vision.faces import builtin_faces
@@ -95,18 +95,6 @@ def test_a_stretched_photo_is_read_at_its_stretch(classic):
     named = sorted(e["card"] for e in recognize(image, classic) if e["card"])
     assert {"7s", "8c"} <= set(named) and set(named) <= {"Tc", "7s", "8c"}, named
     assert [e["card"] for e in recognize(_photo(STRETCHED_KING), classic)] == ["Kd"]
-
-
-def test_the_photos_stretch_is_where_its_best_card_is_a_card():
-    turn = np.deg2rad(30)
-    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    card = np.float32([[0, 0], [200, 0], [200, 300], [0, 300]]) @ rotation.T + (300, 200)
-    assert photo_stretch([card]) == pytest.approx(1.0, abs=0.03)
-    assert photo_stretch([card * (4 / 3, 1)]) == pytest.approx(4 / 3, rel=0.03)
-    assert photo_stretch([card * (1, 16 / 9)]) == pytest.approx(9 / 16, rel=0.03)
-    assert photo_stretch([]) == 1.0
-    kite = np.float32([[0, 0], [200, 40], [260, 300], [-60, 300]])
-    assert photo_stretch([kite]) == 1.0                 # a card at no stretch: square pixels assumed
 
 
 def test_a_colour_photo_of_black_cards_on_a_dark_table_is_not_grey():

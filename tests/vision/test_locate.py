@@ -109,3 +109,18 @@ def test_card_put_on_a_trick_found_with_the_change_mask():
     (quad,) = find_cards(after, mask=mask)
     err = min(np.abs(np.roll(truth, k, axis=0) - quad).max() for k in range(4))
     assert err < 8.0, f"top card's corners off by {err:.1f} px"
+
+
+def test_a_close_ups_opened_maps_do_not_replace_a_cards_quad():
+    """A black 7 of hearts on a white desk, a keyboard's dark band just
+    above it (black-gold deck): opening the regions for close-ups keeps the
+    band joined to the card, and that quad, larger, used to win over the
+    card's own (the cause of a right read round 7 lost). The opened maps now
+    only add cards the maps do not find as they are."""
+    image = cv2.imread(str(DATASET / "images" / "IMG_7706.jpg"))
+    plain = find_cards(image)
+    assert len(plain) == 1
+    close = find_cards(image, close_up=True)
+    assert len(close) == 1 and np.abs(close[0] - plain[0]).max() < 1.0
+    photo = next(p for p in load_dataset(DATASET) if p.name == "IMG_7706.jpg")
+    assert truth_of(close[0], photo) == ("card", {"7H"})

@@ -144,8 +144,12 @@ def test_a_photo_stretched_to_a_square_is_still_read(deck, size, card):
     shot = webcam_shot(faces, parse_card(card), "beige", "report", 2)
     image = cv2.resize(shot.image, size, interpolation=cv2.INTER_AREA)
     truth = shot.cards[0].corners * np.float32([size[0] / 800, size[1] / 600])
-    hits = keypoint_candidates(image, deck)
+    found = keypoint_candidates(image, deck)
+    hits = found.hits
     assert hits and hits[0].card == parse_card(card), [(h.card, h.inliers) for h in hits]
+    # The stretch the keypoints fix is the one the photo was given (the
+    # index-corner reader squares the photo by it).
+    assert found.stretch == pytest.approx((size[0] / 800) / (size[1] / 600), rel=0.05)
     error = min(float(np.abs(np.roll(hits[0].quad, k, axis=0) - truth).max()) for k in range(4))
     assert error <= 6.0, error        # a few px (RANSAC draws at random: 1.1-4.2 px seen)
     found = [f for f in recognize(image, deck) if f["card"]]
@@ -162,12 +166,12 @@ def test_the_decks_keypoints_are_kept_on_disk_with_it(deck, tmp_path):
     faces = deck_faces("bidly-scans", DATASETS)
     image = webcam_shot(faces, parse_card("Kd"), "beige", "report", 2).image
     Deck(faces={c: list(f) for c, f in deck.faces.items()}).save(tmp_path / "deck")
-    first = keypoint_candidates(image, Deck.load(tmp_path / "deck"))
+    first = keypoint_candidates(image, Deck.load(tmp_path / "deck")).hits
     cache = tmp_path / "deck" / "keypoints.npz"
     assert cache.exists() and first
     stamp = cache.stat().st_mtime_ns
     again = Deck.load(tmp_path / "deck")
-    assert [h.card for h in keypoint_candidates(image, again)] == [h.card for h in first]
+    assert [h.card for h in keypoint_candidates(image, again).hits] == [h.card for h in first]
     assert cache.stat().st_mtime_ns == stamp                      # read, not made again
     made = _Index.of(again)
     assert np.array_equal(_index(again).descriptors, made.descriptors) and _index(again).size == made.size
