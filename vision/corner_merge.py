@@ -13,8 +13,11 @@ proved that card there (two witnesses): both corners are in view, and the
 whole-face reader, which looked at all of it, doubts it (a 6 of hearts of a
 52-card pack, a rank the deck lacks, had one index read as an 8 of hearts;
 the other came nearest an 8 too, but not clearly). When they name several,
-the found "card" is a heap's outline (several cards taken for one) and
-stays unknown, and each corner is a card of its own.
+or another card's index was read inside it (a card's face holds no other
+index; on the rendered tune heaps such outlines fill 0.68 of the card the
+index places, as much as a whole card might), the found "card" is a heap's
+outline (several cards taken for one) and stays unknown, and each corner
+is a card of its own.
 
 Two corner reads naming two cards on one index (their index boxes mostly
 shared: one of them read wrong, or placed wrong) name nothing: the place
@@ -68,7 +71,8 @@ def merge(cards: list[dict], reads: list[CornerRead], proposed: Sequence[tuple[i
             own.append(r)
     for k, rs in on.items():
         e, names = out[k], {card_name(r.card) for r in rs}
-        if e["card"] is None and len(names) == 1 and not any(o["card"] in names for o in out):
+        if e["card"] is None and len(names) == 1 and not any(o["card"] in names for o in out) \
+                and not _holds_another_index(np.float32(e["corners"]), reads, rs[0].card):
             seconded = rs[0].both or (k < len(proposed) and rs[0].card in proposed[k])
             if not seconded and overlap.iou(np.float32(e["corners"]), rs[0].corners) >= _WHOLE_IN_VIEW:
                 continue                   # a whole card the face reader doubts: one index is not enough
@@ -104,6 +108,15 @@ def _one_name_per_index(reads: list[CornerRead]) -> tuple[list[CornerRead], list
         if all(overlap.share(r.index, p.index) <= _SAME_INDEX for p in places):
             places.append(r)
     return kept, places
+
+
+def _holds_another_index(quad: np.ndarray, reads: list[CornerRead], card: int) -> bool:
+    """Whether another card's index was read inside ``quad``: then the found
+    "card" is a heap's outline taken for one card (a card's own face holds no
+    other card's index), not a whole card whose other corner would show."""
+    q = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    return any(r.card != card and cv2.pointPolygonTest(q, tuple(float(v) for v in r.index.mean(axis=0)), False) >= 0
+               for r in reads)
 
 
 def _at_corner(quad: np.ndarray, r: CornerRead) -> bool:

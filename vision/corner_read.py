@@ -76,6 +76,9 @@ MAX_RANK_RATIO = 0.4
 #: On bidly's deals 1-3 right reads came at 0.05-0.26, a 6 of a 52-card
 #: pack read as an 8 at 0.37.
 MAX_CORE_RATIO = 0.25
+#: A rank glyph whose worst cell fails is judged again by its core's worst
+#: cell when the core names the same rank by this ratio (see ``read``).
+MAX_CORE_CELL_RATIO = 0.4
 #: A frame's rank glyph must be nearer to its rank's examples than to every
 #: "no index" mark's by this. Judged on the rank glyph: the whole index,
 #: small and blurred, is as like a mark of the face's middle (0.95-0.98) as
@@ -268,6 +271,11 @@ class CornerModel:
             else:
                 nearest = self.rank_rows[int(np.argmax(np.where(self.ranks == rank[0], rank_sims[j], -2)))]
                 cell = _worst_cell(fine[j][1], nearest, RANK[1])
+                if cell < MIN_CELL and core[0] == rank[0] and core[3] <= MAX_CORE_CELL_RATIO:
+                    # A neighbour's edge in a side cell (a fan's next card): the glyph's
+                    # core alone, which holds every stroke, judges whether one is missing.
+                    near_core = self.core_rows[int(np.argmax(np.where(self.ranks == core[0], core_sims[j], -2)))]
+                    cell = max(cell, _worst_cell(fine[j][3], near_core, RANK_CORE[1]))
             suit = self._within_colour(suit, per_suit[j], suits, pip_redness(image_bgr, b, f))
             glyph = float(per_rank[j][ranks.index(rank[0])])
             reading = self._decide(image_bgr, b, f, rank, suit, cell, float(index_like[keep[j]]),

@@ -145,6 +145,18 @@ def test_an_unknown_outline_holding_several_cards_corners_is_a_heap():
     assert sorted(e["card"] for e in out[1:]) == ["7h", "Js"]
 
 
+def test_an_unknown_outline_holding_another_cards_index_is_a_heap():
+    """A heap's outline taken for one card can fill as much of the card its
+    one corner read places as a whole card would (0.68 on the rendered tune
+    heaps): the other cards' indices read inside it show it is no one card,
+    so the corner read needs no second witness (it was dropped before)."""
+    out = merge([_entry(None)], [_read("Js", (100, 100), 0.95), _read("7d", (170, 200), 0.94)])
+    assert out[0]["card"] is None
+    assert sorted(e["card"] for e in out[1:]) == ["7d", "Js"]
+    alone = merge([_entry(None)], [_read("Js", (100, 100), 0.95)])   # a whole card: one corner is not enough
+    assert [e["card"] for e in alone] == [None]
+
+
 def test_a_corner_at_a_found_cards_corner_but_off_it_is_another_card():
     """Two cards lying corner to corner: the second's index corner is within
     reach of the first's corner, but its index is not on the first card."""
@@ -210,6 +222,17 @@ def test_a_tight_fan_is_read_by_its_glyphs_cores(french):
     named = [card_name(r.card) for r in read_corners(_fan(faces, hand, 22), deck)]
     assert set(named) <= set(hand)
     assert len(named) >= 5, named
+
+
+def test_a_glyph_whose_side_cell_holds_a_neighbours_edge_is_judged_by_its_core(french):
+    """The next card's edge in a side cell of the rank patch fails the worst
+    cell though the glyph is clearly its rank (bidly's deals 1-3: a 10, a K,
+    a Q refused so); the glyph's core, which holds every stroke, judges
+    whether one is missing (without it this fan reads 5 of its 6 cards)."""
+    faces, deck = french
+    hand = ["Jc", "8s", "Th", "Ac", "Qs", "9d"]
+    named = [card_name(r.card) for r in read_corners(_fan(faces, hand, 22), deck)]
+    assert sorted(named) == sorted(hand)
 
 
 def test_a_clearly_red_pip_need_only_lead_the_other_red_suit(french):
