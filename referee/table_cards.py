@@ -203,6 +203,13 @@ class TableCards:
                 target.rfid_reads.add((obs.zone, "in"))
         if card is not None and target.origin is None and (not camera or target.rfid is None):
             off = self.hand_off.get(card) if card not in played else None
+            if camera and any(i is not target and card in (i.cam, i.rfid) and i.zone != zone and i.gone_t is None
+                              for i in self.items):
+                # The camera reads here a card already on the table in another zone (its tag left
+                # that seat's hand): one of the two reads is a misread, and this one says that a card
+                # was put down here now, not which hand it left (game 500527: N's card out of turn,
+                # read as the card S had just played, would have become S's and N's gone unseen).
+                off = None
             if off is not None and abs(obs.t - off[2]) < HAND_TO_ZONE:
                 target.origin = off[0]
                 target.add_rfid(card, (f"hand:{SEAT_NAMES[off[0]]}", "out"))

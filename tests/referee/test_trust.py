@@ -343,3 +343,17 @@ def test_a_later_card_misread_as_a_corrected_one_is_not_dropped_as_that_card():
 
     m = run(8, 3, parse_faults("realistic,rfid=false"), "classic", first_game=836)   # game 300845
     assert m.games == 1 and m.by_kind["out-of-turn"] == [1, 1] and m.false_accusations == 0
+
+
+def test_a_camera_read_of_a_card_on_the_table_in_another_zone_keeps_its_time():
+    """Game 500527 (seed 5's game 512, contrée, both sensors), hand 7, trick 4: N put the ♠7 down out
+    of turn, before E; its tag was not read in the zone and the camera misread it as the ♦7 S had just
+    played (0.83). That read took the tag of S's ♦7 leaving S's hand as its own, so it became S's
+    card, and N's card was asked for at the pickup with no time: the out-of-turn was missed. A camera
+    read of a card already on the table in another zone is a card put down there then (which card, the
+    console says): the referee asks whether N played out of turn, and the console confirms it."""
+    from referee.measure import run
+
+    m = run(7, 5, parse_faults("realistic"), "contree", first_game=512)     # the game's first 7 hands
+    assert m.false_accusations == 0 and m.withdrawn == 0
+    assert m.flagged == m.planted == 2
