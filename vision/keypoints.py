@@ -145,10 +145,12 @@ class Candidates:
 
 @dataclass(frozen=True)
 class Seen:
-    """The photo's keypoints: where (photo px) and their RootSIFT descriptors."""
+    """The photo's keypoints: where (photo px), their RootSIFT descriptors,
+    and the scale the photo was found at (1: as it is)."""
 
     points: np.ndarray
     descriptors: np.ndarray
+    scale: float
 
 
 def _seen(image_bgr: np.ndarray, index: _Index) -> Optional[Seen]:
@@ -158,7 +160,7 @@ def _seen(image_bgr: np.ndarray, index: _Index) -> Optional[Seen]:
     kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
     if d is None or len(kp) < MIN_INLIERS:
         return None
-    return Seen(np.float32([k.pt for k in kp]) / scale, root_sift(d))
+    return Seen(np.float32([k.pt for k in kp]) / scale, root_sift(d), scale)
 
 
 def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> Candidates:
@@ -172,7 +174,7 @@ def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> Candidates:
     seen = _seen(image_bgr, index)
     if seen is None:
         return Candidates([])
-    pts, scale = seen.points, min(1.0, _WORK_SIDE / max(image_bgr.shape[:2]))
+    pts, scale = seen.points, seen.scale
     by_card: dict[int, list[tuple[int, int]]] = {}
     for pair in index.matcher.knnMatch(seen.descriptors, k=2):
         if len(pair) < 2:
