@@ -119,8 +119,10 @@ void table_init(struct table *t, const struct table_config *cfg, const struct re
     t->now = now_ms;
     t->next_hb = now_ms + cfg->hb_ms;
     t->next_snap = now_ms + cfg->snap_ms;
-    for (int a = 0; a < t->cfg.ants; a++)
+    for (int a = 0; a < t->cfg.ants; a++) {
         ops->init(readers[a]);
+        t->reinit_quiet_until[a] = now_ms;
+    }
     send_hello(t);
 }
 
@@ -140,8 +142,10 @@ void table_poll(struct table *t, uint32_t now_ms)
     uid_hex reads[READS_PER_SCAN];
     uint32_t reinits = ant->reinits;
     int n = scan_antenna(ant, t->ops, t->readers[a], reads);
-    if (ant->reinits != reinits)
+    if (ant->reinits != reinits && (int32_t)(now_ms - t->reinit_quiet_until[a]) >= 0) {
+        t->reinit_quiet_until[a] = now_ms + REINIT_ERR_EVERY_MS;
         send_err(t, "reader-reinit", a, "reader re-initialised after repeated errors");
+    }
     if (n >= 0) {
         struct edge edges[TAGS_PER_ANTENNA + READS_PER_SCAN];
         int e = debounce_scan(ant, reads, n, t->cfg.on_scans, t->cfg.off_scans, edges,

@@ -14,6 +14,8 @@
 #define MAX_ANTENNAS 16         /* a board passes its own count (the Mega: 9) to size its RAM */
 #endif
 #define FW_VERSION "1.0.0"
+#define REINIT_ERR_EVERY_MS 1000   /* a failing reader's ERR at most this often: nine dead readers
+                                    * must not flood the link and starve the HELLO (HB counts all) */
 
 struct table_config {
     uint8_t ants;
@@ -32,6 +34,7 @@ struct table {
     uint32_t now, next_hb, next_snap;
     uint8_t next_antenna;
     uint32_t sweeps;            /* full rounds of every antenna since boot */
+    uint32_t reinit_quiet_until[MAX_ANTENNAS];   /* no ERR reader-reinit for this antenna before then */
     uint8_t snap_asked;
     uint8_t reset_asked;        /* the board layer restarts the board when it sees this */
     uint32_t rx_bad;

@@ -190,14 +190,19 @@ void sim_reset(struct sim *s, int power)
     if (s->avr->cycle < before)
         s->cycle_base += before - s->avr->cycle;
     s->avr->data[0x54] = power ? 0x01 : 0x02;   /* MCUSR: PORF, or EXTRF */
-    for (int a = 0; a < ANTENNAS; a++) {
-        cs_change(s, a, 1);                       /* pins float: the readers' pull-ups */
-        if (power) {
+    if (power)
+        for (int a = 0; a < ANTENNAS; a++) {
             mfrc522_model_nrstpd(&s->readers[a], 0, sim_ns(s));
             mfrc522_model_nrstpd(&s->readers[a], 1, sim_ns(s));
         }
-    }
-    s->rst_level = 1;
+    /* The pins float and the readers' pull-ups take them high. They are raised
+     * through the pins themselves, so that simavr's idea of each pin and the
+     * readers' agree: a reset while the firmware held the readers' reset line
+     * low must power them up again, and the firmware's next low must reach them. */
+    for (int pin = 0; pin < 8; pin++)
+        avr_raise_irq(avr_io_getirq(s->avr, AVR_IOCTL_IOPORT_GETIRQ('A'), pin), 1);
+    avr_raise_irq(avr_io_getirq(s->avr, AVR_IOCTL_IOPORT_GETIRQ('C'), 7), 1);
+    avr_raise_irq(avr_io_getirq(s->avr, AVR_IOCTL_IOPORT_GETIRQ('L'), 0), 1);
     s->line_len = 0;
     s->uart_xoff = 0;
     s->boots++;
