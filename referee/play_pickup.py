@@ -179,10 +179,15 @@ class PickupWatch:
 
     def _just_written(self, t: float) -> bool:
         """Was the trick before the one on the table (none of whose cards is recorded yet) picked up
-        just before ``t``, so that a read at ``t`` is of its pickup?"""
+        just before ``t``, or is its pickup still to come, so that a read at ``t`` is of its pickup?
+        (The first such read times that pickup.)"""
         play = self.game.play
-        return self.flushed is not None and self.flushed[0] == play.trick_number - 1 and \
-            t - self.flushed[1] < PILE_LATE
+        if self.flushed is None or self.flushed[0] != play.trick_number - 1:
+            return False
+        if self.flushed[1] is None:                   # its pickup was not seen: this read is of it
+            self.flushed = (self.flushed[0], t)
+            return True
+        return t - self.flushed[1] < PILE_LATE
 
     def _dealt_in_pile(self, card: Card, oid: int, pile: str, trick: int, t: float) -> Optional[Iterator[Proposal]]:
         """``card``, which no play holds and not a card the camera alone read wrong, went to
@@ -361,7 +366,7 @@ class PickupWatch:
         if swapped is not None:
             yield swapped
         done, self.trick_done = self.trick_done, None
-        self.flushed = (done["trick"], done.get("cleared", done["t"]))
+        self.flushed = (done["trick"], None if self.unpicked == done["trick"] else done.get("cleared", done["t"]))
         self.cleared_at = None
         self.cards.items = [i for i in self.cards.items if i.early or i.conflict is not None or i.t > done["t"]]
         self.cards.gone_cards = set()

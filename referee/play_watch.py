@@ -84,8 +84,10 @@ class PlayWatch(TurnOrder, PickupWatch):
         self.cleared_at: Optional[float] = None                 # the trick on the table seen picked up, incomplete
         self.moved_t: Optional[float] = None                    # the table moved on to the next deal then
         self.camera_left: Optional[tuple[Seat, float]] = None   # the camera saw a recorded card leave a zone
-        self.flushed: Optional[tuple[int, float]] = None        # the last trick written, and when it went
+        self.flushed: Optional[tuple[int, Optional[float]]] = None   # the last trick written, and when it went
+                                                                     # (None: its pickup is still to come)
         self.going: dict[Card, float] = {}                      # tags read leaving a zone or in a pile: when
+        self.unpicked: Optional[int] = None                     # a trick seen picked up on a take-back's read
         self.zone_left: dict[Card, tuple[Seat, float]] = {}     # a tag read leaving a play zone: which, when
 
     # -- the readings -----------------------------------------------------------------
@@ -107,6 +109,17 @@ class PlayWatch(TurnOrder, PickupWatch):
         play = self.game.play
         if by == seat and n and (trick == play.trick_number or (trick == play.trick_number - 1 and not play.trick)):
             # Recorded as played, yet back in the hand: it was taken back after all (late reads).
+            written = self.flushed is not None and self.flushed[0] == trick
+            cleared = self.cleared_at if trick == play.trick_number else self.flushed[1] if written else None
+            if cleared is not None and \
+                    self.put_down.get(obs.card, float("inf")) <= self.going.get(obs.card, float("-inf")) <= cleared:
+                # Its leaving the zone made its trick look picked up: that pickup is still to come, and
+                # the tags then leaving the zones are of that trick (game 3400386: two cards shown and
+                # taken back; the real card of one, read leaving with the pickup, was taken for the
+                # next trick's and the record went a trick out of step).
+                self.unpicked = trick
+                if written:
+                    self.flushed = (trick, None)
             yield Ask(Conflict("card-unknown", f"{pretty(obs.card)}, recorded as {SEAT_NAMES[seat]}'s card at "
                                f"trick {trick}, went back into {SEAT_NAMES[seat]}'s hand: which card did "
                                f"{SEAT_NAMES[seat]} play?", trick=trick, seat=seat, blocking=True, ref=n,

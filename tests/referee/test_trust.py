@@ -200,6 +200,13 @@ CASES = [
     # (a short deal: W got 7) was not looked at (now: two cards of picked-up tricks arriving in the hands,
     # or a card in the dealing area, end the hand, and the readings meanwhile go to the next deal)
     (601323, "contree", RFID_ONLY),
+    # round 9, the withdrawal on work seed 34 (RFID only): N's ♣A and W's ♣K were shown and taken back in
+    # trick 2, both read leaving their zones: the trick looked picked up. W's ♣K read back in the hand was
+    # asked about, but the pickup stood; N's real ♦10, read leaving with the real pickup 4 s later, was
+    # taken for trick 3's, the record went a trick out of step and a wrong pickup was shown, then
+    # withdrawn (now: a pickup seen on a take-back's read is still to come, and the next tag leaving a
+    # zone is of that trick: N's card at trick 2 is asked)
+    (3400386, "contree", RFID_ONLY),
 ]
 
 
