@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from .cards import Card, card_name, parse_card, pretty
+from .observations import CardGone, Observation
 from .proposals import Ask, Conflict, Notice, Proposal, Write, chain, one
 from .seats import SEAT_NAMES, Seat
 from .table_cards import CardOnTable
@@ -329,6 +330,22 @@ class PickupWatch:
         # down, was taken for the next trick's).
         done.setdefault("cleared", t)
         return self._flush_trick()
+
+    def out_of_step(self, obs: Observation) -> bool:
+        """Does this play-zone or pile read of a recorded card contradict the trick the record has it
+        in: a pile read in the other side's pile than that trick went to, or a tag leaving a zone
+        :data:`PILE_LATE` seconds or more after that trick was picked up? Then it is no second read
+        of that play (game 500544: trick 7's pickup reads "confirmed" two cards the record, a trick
+        out of step, had in trick 6, and a wrong pickup resting on them was shown, then withdrawn)."""
+        trick = self.played.get(obs.card, (0, -1, 0))[0]
+        if not trick:
+            return False
+        if obs.zone.startswith("pile:"):
+            events = [self.game.current(n) for k, _, n in self.played.values() if k == trick and n]
+            pile = next((e["pickup"]["pile"] for e in events if e and e.get("pickup")), None)
+            return pile is not None and obs.zone != f"pile:{pile}"
+        went = self.flushed[1] if self.flushed is not None and self.flushed[0] == trick else None
+        return isinstance(obs, CardGone) and went is not None and obs.t - went >= PILE_LATE
 
     def unseen_going(self, hand: int, n: int) -> Optional[OneRead]:
         """Play event ``n`` of the hand being played, if no antenna has read its card going with its

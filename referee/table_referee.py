@@ -353,7 +353,7 @@ class TableReferee:
         deal, play = self.deal_watch, self.play_watch
         if kind in ("hand", "deal") and deal.mode == "play" and self._next_deal(obs, oid):
             return
-        if kind in ("play", "pile") and getattr(obs, "card", None) is not None:
+        if kind in ("play", "pile") and getattr(obs, "card", None) is not None and not play.out_of_step(obs):
             self._carry_out(self.confirming.read(obs, oid))      # a second read of a play read once?
         if kind == "hand":
             if isinstance(obs, CardSeen) and obs.card is not None:

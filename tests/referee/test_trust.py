@@ -5,9 +5,11 @@ says (the oracle). Each game is named by its seed; what went wrong in it is said
 import pytest
 
 from referee.oracle import answered_stream
+from referee.proposals import Ask, Flag
 from referee.sensor_faults import parse_faults
 from referee.simulate import simulate
 from referee.table_referee import TableReferee
+from referee.violations import Violation
 
 RFID_ONLY = "realistic,camera=false"
 
@@ -207,6 +209,21 @@ CASES = [
     # withdrawn (now: a pickup seen on a take-back's read is still to come, and the next tag leaving a
     # zone is of that trick: N's card at trick 2 is asked)
     (3400386, "contree", RFID_ONLY),
+    # round 9, the withdrawal on seed 3 (RFID only; before, this game showed a hand in doubt): E's card of
+    # trick 2 and its pickup went unread; N's card, down 3.6 s before E's lead of trick 3, was written out
+    # of turn, then withdrawn (now: an early card that would have made its trick whole had the seat it
+    # jumped put a card down unseen, and that lay there as a play before that seat's card came, is asked)
+    (301028, "contree", RFID_ONLY),
+    # round 9, the withdrawal on seed 5 (RFID only): trick 7's pickup reads (a tag leaving a zone 9 s after
+    # trick 6 was picked up, a pile read in the other side's pile) "confirmed" two cards the record, a
+    # trick out of step, had in trick 6, and a wrong pickup resting on them was shown (now: a read that
+    # contradicts the trick the record has its card in is no second read of that play)
+    (500544, "contree", RFID_ONLY),
+    # round 9, 2 withdrawals on the fresh work seed 55 (classic, RFID only): W's card of trick 4 and the
+    # pickup went unread; S, E and N put trick 5's cards down (asked: the console kept their trick-4
+    # cards), then W's lead of trick 5 was recorded as W's trick-4 card (now: a card put down after cards
+    # of the next trick is of the next trick too, and W's card of trick 4 is asked for)
+    (5500207, "classic", RFID_ONLY),
 ]
 
 
@@ -226,32 +243,32 @@ def test_no_false_accusation_and_every_traced_violation_found(seed, rules, fault
 
 
 def test_a_hand_whose_record_proves_impossible_asks_before_it_accuses():
-    """Seed 301028's hand 2 (contrée, RFID only): E's card of trick 2 went unseen, so N's card, seen
-    before E's lead of trick 3, was written out of turn; then the console named that lead, ♣7, recorded
-    as E's card of trick 2 too. The record was impossible (one card, two plays), so the hand is in doubt
-    and the out-of-turn is put to the console, which dismisses it (shown, then withdrawn: counted apart).
-    The questions do not hold the record: they ask whether a violation stands, not which card was
-    played. (Seeds 800270 and 800171, this test's games before, no longer come out impossible; since
-    round 7 the card named twice is asked about before it is written, so no ``already-played`` is.)"""
-    sim = simulate(60, 301028, parse_faults(RFID_ONLY), "contree")
-    referee = TableReferee(header=sim.header)
-    for obs in answered_stream(sim):
-        referee.ingest(obs)
-    asked = [c for c in referee.conflicts if c.kind == "in-doubt"]
-    assert asked and all(c.status in ("confirmed", "dismissed") for c in asked)
-    assert {c.rule for c in asked if c.status == "dismissed"} == {"out-of-turn"}
-    assert not any(c.blocking for c in asked)
-    assert not [v for h, v in referee.violations() if h == 2]
-    assert [(h, v.rule) for h, v in referee.doubt.withdrawn] == [(2, "out-of-turn")]
-    assert "recorded as E's card at trick 2" in referee.doubt.why[2]   # in doubt, and says why
+    """A hand whose record proved impossible (the console named, for a card on the table, a card
+    recorded as another play of the hand) is in doubt: the violations shown in it are put to the
+    console, which dismisses one (shown, then withdrawn: counted apart) and confirms another. The
+    questions do not hold the record: they ask whether a violation stands, not which card was played.
+    (Until round 9 this replayed game 301028, whose out-of-turn was withdrawn so; it is now asked before
+    it is written, and is a case above. No game of the work seeds still comes out so, hence the part.)"""
+    from referee.doubt import Doubt
+
+    doubt = Doubt()
+    early = Violation("out-of-turn", 0, "N played ♥Q out of turn", card=10, trick=2)
+    revoke = Violation("must-follow", 1, "E did not follow", card=5, trick=3)
+    why = "♣7 was recorded as E's card at trick 2, and the console named it as E's at trick 3"
+    asked = [p.conflict for p in doubt.impossible(2, why, [early, revoke]) if isinstance(p, Ask)]
+    assert [c.kind for c in asked] == ["in-doubt", "in-doubt"] and not any(c.blocking for c in asked)
+    assert why in asked[0].message                       # in doubt, and says why
+    assert not doubt.stands(2, early) and not doubt.stands(2, revoke)
+    list(doubt.answer(asked[0], "dismiss"))
+    flags = [p for p in doubt.answer(asked[1], "confirm") if isinstance(p, Flag)]
+    assert doubt.withdrawn == [(2, early)] and not doubt.stands(2, early)
+    assert doubt.stands(2, revoke) and flags == []       # shown before: confirmed, not reported twice
 
 
 def test_a_violation_the_console_confirms_later_is_reported_with_its_own_hand():
     """An in-doubt question can be answered once the table has moved on: the violation the console
     confirms is reported as of the hand it was found in, not the hand being played."""
     from referee.doubt import Doubt
-    from referee.proposals import Ask, Flag
-    from referee.violations import Violation
 
     doubt = Doubt()
     revoke = Violation("must-follow", 1, "E did not follow", card=5, trick=3)
@@ -268,7 +285,6 @@ def test_plays_read_once_follow_their_plays_when_the_tricks_are_put_in_turn():
     from referee.game import Game
     from referee.proposals import Conflict
     from referee.to_confirm import OneRead, ToConfirm
-    from referee.violations import Violation
 
     conflicts = [Conflict("to-confirm", "only one RFID antenna read W's card", hand=1, trick=2, seat=3, ref=12)]
     part = ToConfirm(Game(TableReferee.make_header("contree")), conflicts)
