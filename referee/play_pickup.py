@@ -134,10 +134,11 @@ class PickupWatch:
         if len(mine) != 1:
             return None
         read, n, zone = mine[0]
+        said = self._said_with(zone, read, card)
         if not n:                                     # the trick's last card, waiting for its pickup
             done["event"] = {**{k: v for k, v in done["event"].items() if k != "sources"},
                              "card": card_name(card), "sources": ["rfid"],
-                             "evidence": done["event"].get("evidence", []) + [oid]}
+                             "evidence": done["event"].get("evidence", []) + [oid], **said}
             done["card"] = card
             done["one"] = ("rfid", edge, 1.0)
             done["cards"] = (done["cards"] - {read}) | {card}
@@ -146,7 +147,8 @@ class PickupWatch:
         old = {k: v for k, v in self.game.current(n).items() if k != "sources"}
         self.played[card] = self.played.pop(read)
         fixed = self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
-                                      "evidence": old.get("evidence", []) + [oid]}, "misread", {"evidence": [oid]})
+                                      "evidence": old.get("evidence", []) + [oid], **said}, "misread",
+                                  {"evidence": [oid]})
         # The tag's one read is the play's now: a violation resting on it waits for a second read
         # (the pile's) or the console, as any play read once does.
         return chain(fixed, self._note_one(n, OneRead(self.game.hand_number, card, zone, trick, "rfid", edge)))

@@ -426,6 +426,21 @@ class PlayWatch(TurnOrder, PickupWatch):
             return
         self.pending_say[seat] = t
 
+    def _said_with(self, seat: Seat, read: Card, card: Card) -> dict[str, str]:
+        """A "belote" ``seat`` said as it put down ``read`` waits for a belote card when ``read`` is
+        not one; a tag now says the card was ``card``: the word goes with it when it is one (game
+        5300605: N's ♠Q, the trump queen, read ♣Q by the camera; the tag corrected the card at the
+        pickup, the belote was lost, the contract counted failed, and the game ended a hand early,
+        its last hand's revoke unseen). Returns the ``say`` field for the corrected play, or none."""
+        said = self.pending_say.get(seat)
+        down = self.put_down.get(read, self.put_down.get(card))
+        if said is None or down is None or abs(said - down) >= SAY_WAIT or not self._belote_card(card):
+            return {}
+        del self.pending_say[seat]
+        word = "rebelote" if self.says.get(seat) else "belote"
+        self.says[seat] = self.says.get(seat, 0) + 1
+        return {"say": word}
+
     def _has_belote(self) -> bool:
         play = self.game.play
         return play is not None and play.trump != NO_TRUMP

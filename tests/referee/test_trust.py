@@ -224,6 +224,11 @@ CASES = [
     # cards), then W's lead of trick 5 was recorded as W's trick-4 card (now: a card put down after cards
     # of the next trick is of the next trick too, and W's card of trick 4 is asked for)
     (5500207, "classic", RFID_ONLY),
+    # round 9, a miss on the fresh work seed 53 (both sensors): N said "belote" with the ♠Q (trumps), which
+    # the camera read as the ♣Q; the word waited for a belote card, and when N's tag corrected the card at
+    # the pickup it was lost: the contract counted failed, the game ended a hand early, and its last hand's
+    # revoke was never seen (now: a tag that corrects a card into a belote card takes the word waiting)
+    (5300605, "contree", "realistic"),
 ]
 
 
