@@ -194,6 +194,13 @@ class TurnOrder:
                                  f"{pretty(card)} ({item.conf:.0%} sure), and the reading is not sure: "
                                  f"confirm the card", to_play, trick, card)
             return True
+        if not rfid_on and item.card_override is None and item.rfid is None and self._said_over(item):
+            # The word says the card is the trump king or queen: the read, however sure, is doubted
+            # (game 5800317: E's ♠Q read ♠J at 0.90; the rebelote waited for a belote card and was lost).
+            yield from self._ask(item, "camera-only", f"only the camera read {SEAT_NAMES[to_play]}'s card, "
+                                 f"{pretty(card)} ({item.conf:.0%} sure), but {SEAT_NAMES[to_play]} said "
+                                 f"belote, which that card does not make: confirm the card", to_play, trick, card)
+            return True
         yield from self._commit(item, to_play)
         return True
 

@@ -441,6 +441,13 @@ class PlayWatch(TurnOrder, PickupWatch):
         self.says[seat] = self.says.get(seat, 0) + 1
         return {"say": word}
 
+    def _said_over(self, item: CardOnTable) -> bool:
+        """Was "belote" said by ``item``'s player as it put ``item`` down (:data:`SAY_WAIT`), waiting
+        for a belote card, while ``item``'s card is none?"""
+        said = self.pending_say.get(item.seat)
+        return said is not None and abs(said - item.t) < SAY_WAIT and self._has_belote() and \
+            not self._belote_card(item.card)
+
     def _has_belote(self) -> bool:
         play = self.game.play
         return play is not None and play.trump != NO_TRUMP

@@ -4,6 +4,7 @@ says (the oracle). Each game is named by its seed; what went wrong in it is said
 
 import pytest
 
+from referee.cards import parse_card
 from referee.oracle import answered_stream
 from referee.proposals import Ask, Flag
 from referee.sensor_faults import parse_faults
@@ -391,3 +392,18 @@ def test_a_camera_read_of_a_card_on_the_table_in_another_zone_keeps_its_time():
     m = run(7, 5, parse_faults("realistic"), "contree", first_game=512)     # the game's first 7 hands
     assert m.false_accusations == 0 and m.withdrawn == 0
     assert m.flagged == m.planted == 2
+
+
+def test_a_belote_said_over_a_sure_camera_misread_asks_about_the_card():
+    """Game 5800317 (contrée, camera only), hand 6: E said "rebelote" as it put down the ♠Q (spades
+    trumps), which the camera read as the ♠J at 0.90, over :data:`CAMERA_SURE`. The word waited for a
+    belote card that never came and was lost: EW scored 20 points short. A belote said over a card that
+    makes none doubts the read: the console is asked, names the ♠Q, and the hand scores as played."""
+    sim = simulate(60, 5800317, parse_faults("realistic,rfid=false"), "contree")
+    referee = TableReferee(header=sim.header)
+    for obs in answered_stream(sim):
+        referee.ingest(obs)
+    asked = [c for c in referee.conflicts if c.kind == "camera-only" and "said belote" in c.message]
+    assert [(c.hand, c.seat, c.proposal) for c in asked] == [(6, 1, parse_card("Js"))]
+    mine = {r.number: r.score for r in referee.results}
+    assert all(mine.get(r.number) == r.score for r in sim.truth.results)
