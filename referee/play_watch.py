@@ -412,8 +412,11 @@ class PlayWatch(TurnOrder, PickupWatch):
         mine = sorted((i for i in self.cards.items if i.seat == seat and i.say is None),
                       key=lambda i: i.gone_t is not None)
         last = max(((n, card) for card, (_, s, n) in self.played.items() if s == seat and n), default=None)
-        pair = [i for i in mine if self._belote_card(i.card)]
         unread = any(i.card is None for i in mine)     # its card on the table, not read yet: maybe the pair's
+        # A pair card seen taken back is not the one the word went with while a card still down is unread
+        # (game 5600704: S showed the ♠K, took it back and put down a card the camera could not read; the
+        # word went with the ♠K and was lost with it, 20 points short).
+        pair = [i for i in mine if self._belote_card(i.card) and not (unread and i.gone_t is not None)]
         if not pair and not unread and last and self._belote_card(last[1]) and \
                 "say" not in self.game.current(last[0]) and t - self.put_down.get(last[1], t) <= SAY_RECENT:
             self.says[seat] = self.says.get(seat, 0) + 1

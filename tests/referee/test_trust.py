@@ -394,6 +394,19 @@ def test_a_camera_read_of_a_card_on_the_table_in_another_zone_keeps_its_time():
     assert m.flagged == m.planted == 2
 
 
+def test_a_belote_said_after_a_card_was_taken_back_goes_with_the_unread_card_down():
+    """Game 5600704 (contrée, both sensors), hand 6: S showed the ♠K, took it back, and put down a card
+    the camera could not read as it said "belote". The word went with the ♠K taken back and was lost with
+    it: NS scored 20 points short. While a card still down is unread, the word goes with it (the console
+    names it; a card that makes no belote is then asked about, as any)."""
+    sim = simulate(60, 5600704, parse_faults("realistic"), "contree")
+    referee = TableReferee(header=sim.header)
+    for obs in answered_stream(sim):
+        referee.ingest(obs)
+    mine = {r.number: r.score for r in referee.results}
+    assert all(mine.get(r.number) == r.score for r in sim.truth.results)
+
+
 def test_a_belote_said_over_a_sure_camera_misread_asks_about_the_card():
     """Game 5800317 (contrée, camera only), hand 6: E said "rebelote" as it put down the ♠Q (spades
     trumps), which the camera read as the ♠J at 0.90, over :data:`CAMERA_SURE`. The word waited for a
