@@ -148,11 +148,11 @@ class TurnOrder:
                                          f"zone before {SEAT_NAMES[to_play]} played: did {SEAT_NAMES[other.zone]} "
                                          f"play out of turn?", other.zone, trick, other.card)
                 return True
-        recorded = {s for k, s, n in self.played.values() if k == trick and n}
+        recorded = {s: self.put_down.get(c) for c, (k, s, n) in self.played.items() if k == trick and n}
         nexts = [i.t for i in live if i.early and i.timed and i.t < item.t and i.card is not None
-                 and i.card not in self.played and i.seat in recorded]
+                 and i.card not in self.played and recorded.get(i.seat) is not None and i.t > recorded[i.seat]]
         if play.trick and item.timed and nexts:
-            # Put down after a card its player put down besides that player's recorded card of this trick,
+            # Put down after a card its player put down after that player's recorded card of this trick,
             # which the console kept: that card is of the next trick, so this trick was picked up before
             # it (its reads missed), this player's card in it went down unseen, and this one is of the
             # next trick too (game 5500207: W's card of trick 4 unread, W's lead of trick 5 was recorded

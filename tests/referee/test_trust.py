@@ -225,6 +225,10 @@ CASES = [
     # cards), then W's lead of trick 5 was recorded as W's trick-4 card (now: a card put down after cards
     # of the next trick is of the next trick too, and W's card of trick 4 is asked for)
     (5500207, "classic", RFID_ONLY),
+    # ... and the withdrawal that rule made on seed 6 while it took any card waiting as the next trick's:
+    # S's ♣J, shown before S's recorded ♥10 and left waiting (asked as out of turn, dismissed), made E's
+    # ♥8 of trick 2 the next trick's (now: only a card put down after its seat's recorded one is)
+    (601075, "contree", RFID_ONLY),
     # round 9, a miss on the fresh work seed 53 (both sensors): N said "belote" with the ♠Q (trumps), which
     # the camera read as the ♣Q; the word waited for a belote card, and when N's tag corrected the card at
     # the pickup it was lost: the contract counted failed, the game ended a hand early, and its last hand's
