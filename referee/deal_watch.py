@@ -47,6 +47,9 @@ KINDS = ("deal", "gathered", "turned")
 #: Fewer cards than this seen dealt (not even the first round): a card leaving a hand then is a
 #: stray read of an earlier deal being gathered, not the end of this one.
 EARLY_CARDS = 8
+#: Two cards of tricks already picked up arriving in the hands within this many seconds: the next
+#: deal has begun while the hand is still being played in the record (its last pickup unread).
+AHEAD_GAP = 3.0
 
 
 class DealWatch:
@@ -59,6 +62,8 @@ class DealWatch:
         self.dealer = dealer
         self.mode = "idle"                   # idle | deal | turned | auction | deal2 | play
         self.misdeals_pending: list[Violation] = []   # spoilt deals, named on the redeal's deal event
+        self.ahead: list[tuple[Any, int]] = []        # the next deal's readings, while the hand is not over
+        self.moving = False                           # ... once it is sure the next deal has begun
         self.new_hand()
 
     def new_hand(self) -> None:
@@ -78,6 +83,36 @@ class DealWatch:
         saw the first one (seed 004), else the play."""
         classic = self.options.auction == "classic" and self.arrivals
         self.mode = "deal2" if classic else "play"
+
+    # -- the next deal, seen before the hand is over -------------------------------------
+    def early(self, obs: Any, oid: int, picked_up: bool) -> bool:
+        """A hand antenna's or the dealing area's reading during the play. When the next deal has
+        begun while the hand is still played in the record (its last trick's pickup unread, its
+        cards asked for), the reading is kept for that deal (:meth:`catch_up`) and True returned:
+        without it a misdeal then, a short deal, went unseen (game 601323).
+
+        The next deal has begun when a card lands in the dealing area, or when two cards of
+        tricks already picked up (``picked_up``: this one is) arrive in the hands within
+        :data:`AHEAD_GAP`: during the play no card of a picked-up trick comes back to a hand."""
+        if self.moving:
+            self.ahead.append((obs, oid))
+            return True
+        if obs.zone == "deal" and isinstance(obs, CardSeen) and obs.card is not None:
+            self.moving = True
+        elif isinstance(obs, CardSeen) and picked_up:
+            self.ahead = [(o, i) for o, i in self.ahead if obs.t - o.t <= AHEAD_GAP]
+            self.moving = any(o.card != obs.card for o, _ in self.ahead)
+        else:
+            return False
+        self.ahead.append((obs, oid))
+        return True
+
+    def catch_up(self) -> list[tuple[Any, int]]:
+        """The next deal's readings kept while the hand was played, now that it is over (none when
+        the table was not sure the next deal had begun: a lone card is forgotten, as before)."""
+        ahead = self.ahead if self.moving else []
+        self.ahead, self.moving = [], False
+        return ahead
 
     # -- the readings -----------------------------------------------------------------
     def card_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Optional[Iterator[Proposal]]:

@@ -100,7 +100,7 @@ class Doubt:
         """``hand``'s record proved impossible without a card played twice in it: the console named,
         for a card on the table, a card recorded as another play of the hand (the play watcher asks
         which card that other play was). The violations standing in it are put to the console, as
-        a card played twice would have them (game 301028: an out-of-turn written on the sensors'
+        a card played twice would have them (game 301028 before round 9: an out-of-turn written on the sensors'
         times, the card it jumped being the next trick's: its seat's real card went unseen)."""
         if hand in self.why:
             return

@@ -136,7 +136,7 @@ class TurnOrder:
                         self.game.hand_number, trick - 1, play.winners[-1], play.winners[-1], early=other.seat)):
                     return True                       # whose turn it is rests on the last trick's cards read once
                 if other.origin is not None and item.origin == to_play and play.trick and \
-                        self._where_thought(live):
+                        self._where_thought(live) and not self._whole_without(other, item, live):
                     # The two hands and their times say so: both cards were seen leaving their
                     # hands. (A card only seen in a zone may be a knocked one; a card waiting for
                     # its turn, or more cards down than players still to play: the tricks are not
@@ -148,6 +148,17 @@ class TurnOrder:
                                          f"zone before {SEAT_NAMES[to_play]} played: did {SEAT_NAMES[other.zone]} "
                                          f"play out of turn?", other.zone, trick, other.card)
                 return True
+        recorded = {s: self.put_down.get(c) for c, (k, s, n) in self.played.items() if k == trick and n}
+        nexts = [i.t for i in live if i.early and i.timed and i.t < item.t and i.card is not None
+                 and i.card not in self.played and recorded.get(i.seat) is not None and i.t > recorded[i.seat]]
+        if play.trick and item.timed and nexts:
+            # Put down after a card its player put down after that player's recorded card of this trick,
+            # which the console kept: that card is of the next trick, so this trick was picked up before
+            # it (its reads missed), this player's card in it went down unseen, and this one is of the
+            # next trick too (game 5500207: W's card of trick 4 unread, W's lead of trick 5 was recorded
+            # as it, and a wrong pickup resting on it was shown, then withdrawn).
+            yield from self._went_unseen(item, to_play, trick, min(nexts))
+            return True
         if play.trick and item.timed and self._left_before(item.t, lain=STAYED):
             # Put down after a card of this trick that had long lain there left its zone (and was not
             # seen in one again): the trick was being picked up, its pickup reads missed, so this
@@ -183,6 +194,13 @@ class TurnOrder:
                                  f"{pretty(card)} ({item.conf:.0%} sure), and the reading is not sure: "
                                  f"confirm the card", to_play, trick, card)
             return True
+        if not rfid_on and item.card_override is None and item.rfid is None and self._said_over(item):
+            # The word says the card is the trump king or queen: the read, however sure, is doubted
+            # (game 5800317: E's ♠Q read ♠J at 0.90; the rebelote waited for a belote card and was lost).
+            yield from self._ask(item, "camera-only", f"only the camera read {SEAT_NAMES[to_play]}'s card, "
+                                 f"{pretty(card)} ({item.conf:.0%} sure), but {SEAT_NAMES[to_play]} said "
+                                 f"belote, which that card does not make: confirm the card", to_play, trick, card)
+            return True
         yield from self._commit(item, to_play)
         return True
 
@@ -204,6 +222,15 @@ class TurnOrder:
         seats = [i.seat for i in live]
         return not any(i.early for i in live) and not recorded & set(seats) and len(seats) == len(set(seats)) \
             and len(seats) <= 4 - len(play.trick)
+
+    def _whole_without(self, early: CardOnTable, item: CardOnTable, live: list[CardOnTable]) -> bool:
+        """Would the trick have been whole with ``early`` had ``item``'s player put a card down unseen
+        before it, ``early`` having lain there as a play (:data:`SETTLE`) before ``item`` came? Then
+        ``item`` may be the next trick's lead, the trick picked up with its reads missed: that
+        ``early`` came out of turn rests on a card nobody saw, so it is asked, not written (game
+        301028: E's card of trick 2 unread, N's card "out of turn" before E's lead of trick 3)."""
+        seats = {i.seat for i in live if not i.early and i.timed and i.t <= early.t}
+        return len(self.game.play.trick) + len(seats | {early.seat}) + 1 == 4 and item.t - early.t >= SETTLE
 
     def _left_before(self, t: float, lain: float = 0.0) -> bool:
         """Was a card recorded in the trick on the table seen leaving its zone before ``t`` (``lain``

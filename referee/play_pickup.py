@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from .cards import Card, card_name, parse_card, pretty
+from .observations import CardGone, Observation
 from .proposals import Ask, Conflict, Notice, Proposal, Write, chain, one
 from .seats import SEAT_NAMES, Seat
 from .table_cards import CardOnTable
@@ -133,10 +134,11 @@ class PickupWatch:
         if len(mine) != 1:
             return None
         read, n, zone = mine[0]
+        said = self._said_with(zone, read, card)
         if not n:                                     # the trick's last card, waiting for its pickup
             done["event"] = {**{k: v for k, v in done["event"].items() if k != "sources"},
                              "card": card_name(card), "sources": ["rfid"],
-                             "evidence": done["event"].get("evidence", []) + [oid]}
+                             "evidence": done["event"].get("evidence", []) + [oid], **said}
             done["card"] = card
             done["one"] = ("rfid", edge, 1.0)
             done["cards"] = (done["cards"] - {read}) | {card}
@@ -145,7 +147,8 @@ class PickupWatch:
         old = {k: v for k, v in self.game.current(n).items() if k != "sources"}
         self.played[card] = self.played.pop(read)
         fixed = self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
-                                      "evidence": old.get("evidence", []) + [oid]}, "misread", {"evidence": [oid]})
+                                      "evidence": old.get("evidence", []) + [oid], **said}, "misread",
+                                  {"evidence": [oid]})
         # The tag's one read is the play's now: a violation resting on it waits for a second read
         # (the pile's) or the console, as any play read once does.
         return chain(fixed, self._note_one(n, OneRead(self.game.hand_number, card, zone, trick, "rfid", edge)))
@@ -179,10 +182,15 @@ class PickupWatch:
 
     def _just_written(self, t: float) -> bool:
         """Was the trick before the one on the table (none of whose cards is recorded yet) picked up
-        just before ``t``, so that a read at ``t`` is of its pickup?"""
+        just before ``t``, or is its pickup still to come, so that a read at ``t`` is of its pickup?
+        (The first such read times that pickup.)"""
         play = self.game.play
-        return self.flushed is not None and self.flushed[0] == play.trick_number - 1 and \
-            t - self.flushed[1] < PILE_LATE
+        if self.flushed is None or self.flushed[0] != play.trick_number - 1:
+            return False
+        if self.flushed[1] is None:                   # its pickup was not seen: this read is of it
+            self.flushed = (self.flushed[0], t)
+            return True
+        return t - self.flushed[1] < PILE_LATE
 
     def _dealt_in_pile(self, card: Card, oid: int, pile: str, trick: int, t: float) -> Optional[Iterator[Proposal]]:
         """``card``, which no play holds and not a card the camera alone read wrong, went to
@@ -325,6 +333,22 @@ class PickupWatch:
         done.setdefault("cleared", t)
         return self._flush_trick()
 
+    def out_of_step(self, obs: Observation) -> bool:
+        """Does this play-zone or pile read of a recorded card contradict the trick the record has it
+        in: a pile read in the other side's pile than that trick went to, or a tag leaving a zone
+        :data:`PILE_LATE` seconds or more after that trick was picked up? Then it is no second read
+        of that play (game 500544: trick 7's pickup reads "confirmed" two cards the record, a trick
+        out of step, had in trick 6, and a wrong pickup resting on them was shown, then withdrawn)."""
+        trick = self.played.get(obs.card, (0, -1, 0))[0]
+        if not trick:
+            return False
+        if obs.zone.startswith("pile:"):
+            events = [self.game.current(n) for k, _, n in self.played.values() if k == trick and n]
+            pile = next((e["pickup"]["pile"] for e in events if e and e.get("pickup")), None)
+            return pile is not None and obs.zone != f"pile:{pile}"
+        went = self.flushed[1] if self.flushed is not None and self.flushed[0] == trick else None
+        return isinstance(obs, CardGone) and went is not None and obs.t - went >= PILE_LATE
+
     def unseen_going(self, hand: int, n: int) -> Optional[OneRead]:
         """Play event ``n`` of the hand being played, if no antenna has read its card going with its
         trick (leaving the zone, in a pile) since it was put down, though a table with RFID could:
@@ -361,7 +385,7 @@ class PickupWatch:
         if swapped is not None:
             yield swapped
         done, self.trick_done = self.trick_done, None
-        self.flushed = (done["trick"], done.get("cleared", done["t"]))
+        self.flushed = (done["trick"], None if self.unpicked == done["trick"] else done.get("cleared", done["t"]))
         self.cleared_at = None
         self.cards.items = [i for i in self.cards.items if i.early or i.conflict is not None or i.t > done["t"]]
         self.cards.gone_cards = set()

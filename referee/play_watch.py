@@ -84,8 +84,10 @@ class PlayWatch(TurnOrder, PickupWatch):
         self.cleared_at: Optional[float] = None                 # the trick on the table seen picked up, incomplete
         self.moved_t: Optional[float] = None                    # the table moved on to the next deal then
         self.camera_left: Optional[tuple[Seat, float]] = None   # the camera saw a recorded card leave a zone
-        self.flushed: Optional[tuple[int, float]] = None        # the last trick written, and when it went
+        self.flushed: Optional[tuple[int, Optional[float]]] = None   # the last trick written, and when it went
+                                                                     # (None: its pickup is still to come)
         self.going: dict[Card, float] = {}                      # tags read leaving a zone or in a pile: when
+        self.unpicked: Optional[int] = None                     # a trick seen picked up on a take-back's read
         self.zone_left: dict[Card, tuple[Seat, float]] = {}     # a tag read leaving a play zone: which, when
 
     # -- the readings -----------------------------------------------------------------
@@ -107,6 +109,17 @@ class PlayWatch(TurnOrder, PickupWatch):
         play = self.game.play
         if by == seat and n and (trick == play.trick_number or (trick == play.trick_number - 1 and not play.trick)):
             # Recorded as played, yet back in the hand: it was taken back after all (late reads).
+            written = self.flushed is not None and self.flushed[0] == trick
+            cleared = self.cleared_at if trick == play.trick_number else self.flushed[1] if written else None
+            if cleared is not None and \
+                    self.put_down.get(obs.card, float("inf")) <= self.going.get(obs.card, float("-inf")) <= cleared:
+                # Its leaving the zone made its trick look picked up: that pickup is still to come, and
+                # the tags then leaving the zones are of that trick (game 3400386: two cards shown and
+                # taken back; the real card of one, read leaving with the pickup, was taken for the
+                # next trick's and the record went a trick out of step).
+                self.unpicked = trick
+                if written:
+                    self.flushed = (trick, None)
             yield Ask(Conflict("card-unknown", f"{pretty(obs.card)}, recorded as {SEAT_NAMES[seat]}'s card at "
                                f"trick {trick}, went back into {SEAT_NAMES[seat]}'s hand: which card did "
                                f"{SEAT_NAMES[seat]} play?", trick=trick, seat=seat, blocking=True, ref=n,
@@ -399,8 +412,11 @@ class PlayWatch(TurnOrder, PickupWatch):
         mine = sorted((i for i in self.cards.items if i.seat == seat and i.say is None),
                       key=lambda i: i.gone_t is not None)
         last = max(((n, card) for card, (_, s, n) in self.played.items() if s == seat and n), default=None)
-        pair = [i for i in mine if self._belote_card(i.card)]
         unread = any(i.card is None for i in mine)     # its card on the table, not read yet: maybe the pair's
+        # A pair card seen taken back is not the one the word went with while a card still down is unread
+        # (game 5600704: S showed the ♠K, took it back and put down a card the camera could not read; the
+        # word went with the ♠K and was lost with it, 20 points short).
+        pair = [i for i in mine if self._belote_card(i.card) and not (unread and i.gone_t is not None)]
         if not pair and not unread and last and self._belote_card(last[1]) and \
                 "say" not in self.game.current(last[0]) and t - self.put_down.get(last[1], t) <= SAY_RECENT:
             self.says[seat] = self.says.get(seat, 0) + 1
@@ -412,6 +428,28 @@ class PlayWatch(TurnOrder, PickupWatch):
             self.says[seat] = self.says.get(seat, 0) + 1
             return
         self.pending_say[seat] = t
+
+    def _said_with(self, seat: Seat, read: Card, card: Card) -> dict[str, str]:
+        """A "belote" ``seat`` said as it put down ``read`` waits for a belote card when ``read`` is
+        not one; a tag now says the card was ``card``: the word goes with it when it is one (game
+        5300605: N's ♠Q, the trump queen, read ♣Q by the camera; the tag corrected the card at the
+        pickup, the belote was lost, the contract counted failed, and the game ended a hand early,
+        its last hand's revoke unseen). Returns the ``say`` field for the corrected play, or none."""
+        said = self.pending_say.get(seat)
+        down = self.put_down.get(read, self.put_down.get(card))
+        if said is None or down is None or abs(said - down) >= SAY_WAIT or not self._belote_card(card):
+            return {}
+        del self.pending_say[seat]
+        word = "rebelote" if self.says.get(seat) else "belote"
+        self.says[seat] = self.says.get(seat, 0) + 1
+        return {"say": word}
+
+    def _said_over(self, item: CardOnTable) -> bool:
+        """Was "belote" said by ``item``'s player as it put ``item`` down (:data:`SAY_WAIT`), waiting
+        for a belote card, while ``item``'s card is none?"""
+        said = self.pending_say.get(item.seat)
+        return said is not None and abs(said - item.t) < SAY_WAIT and self._has_belote() and \
+            not self._belote_card(item.card)
 
     def _has_belote(self) -> bool:
         play = self.game.play

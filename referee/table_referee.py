@@ -285,6 +285,7 @@ class TableReferee:
         self._out = []
         self._advance(obs.t)
         try:
+            self._catch_up()
             if isinstance(obs, ConsoleAction):
                 self._carry_out(self.desk.act(obs, oid))
             elif isinstance(obs, SensorState):
@@ -293,6 +294,7 @@ class TableReferee:
                 self.seen_sources.add(obs.source)
                 self._sensor(obs, oid)
             self._advance(obs.t)
+            self._catch_up()
             while self.confirming.busy(obs.t):             # questions on plays read once, filed or pressed
                 self._carry_out(self.confirming.ask(obs.t))
         except RecordError as exc:
@@ -349,7 +351,9 @@ class TableReferee:
             return
         kind, seat = _ZONES[zone]
         deal, play = self.deal_watch, self.play_watch
-        if kind in ("play", "pile") and getattr(obs, "card", None) is not None:
+        if kind in ("hand", "deal") and deal.mode == "play" and self._next_deal(obs, oid):
+            return
+        if kind in ("play", "pile") and getattr(obs, "card", None) is not None and not play.out_of_step(obs):
             self._carry_out(self.confirming.read(obs, oid))      # a second read of a play read once?
         if kind == "hand":
             if isinstance(obs, CardSeen) and obs.card is not None:
@@ -364,8 +368,6 @@ class TableReferee:
                     self._carry_out(play.card_left_hand(obs, seat, oid))
         elif zone == "deal":
             if isinstance(obs, CardSeen) and obs.card is not None:
-                if deal.mode == "play":               # the next deal has begun: the hand is over
-                    self._carry_out(play.moved_on(obs.t))
                 deal.card_in_dealing_area(obs.card, oid)
             elif isinstance(obs, CardGone) and obs.card is not None:
                 deal.card_left_dealing_area(obs.card)
@@ -382,6 +384,26 @@ class TableReferee:
                 self._carry_out(play.card_gone(obs.source, seat, None, obs.t, oid))
         elif kind == "pile" and isinstance(obs, CardSeen) and obs.card is not None:
             self._carry_out(play.card_in_pile(obs.card, TEAM_NAMES[seat], obs.t, oid))
+
+    def _next_deal(self, obs: Observation, oid: int) -> bool:
+        """A hand or dealing-area reading during the play that belongs to the next deal is kept
+        for it (:meth:`DealWatch.early`); the hand is then over: its last trick is taken as
+        picked up and the cards nobody saw asked for. True when the reading was kept."""
+        play = self.game.play
+        card = getattr(obs, "card", None)
+        picked_up = play is not None and card is not None and any(card in t.cards for t in play.tricks)
+        moving = self.deal_watch.moving
+        if not self.deal_watch.early(obs, oid, picked_up):
+            return False
+        if self.deal_watch.moving and not moving:  # the next deal has begun: the hand is over
+            self._carry_out(self.play_watch.moved_on(obs.t))
+        return True
+
+    def _catch_up(self) -> None:
+        """The hand is over: the next deal's readings kept meanwhile are the deal's."""
+        if self.deal_watch.ahead and self.deal_watch.mode != "play":
+            for obs, oid in self.deal_watch.catch_up():
+                self._sensor(obs, oid)
 
     def _advance(self, now: float) -> None:
         """Decide everything the time ``now`` allows: plays that have settled, a trick picked up,

@@ -4,10 +4,13 @@ says (the oracle). Each game is named by its seed; what went wrong in it is said
 
 import pytest
 
+from referee.cards import parse_card
 from referee.oracle import answered_stream
+from referee.proposals import Ask, Flag
 from referee.sensor_faults import parse_faults
 from referee.simulate import simulate
 from referee.table_referee import TableReferee
+from referee.violations import Violation
 
 RFID_ONLY = "realistic,camera=false"
 
@@ -194,6 +197,43 @@ CASES = [
     # S the winner, and EW, who won the trick, were shown as taking NS's trick until the ♣7 was played again
     # (now: a wrong pickup resting on a card no antenna read going with the trick is to confirm)
     (3100367, "contree", RFID_ONLY),
+    # round 9, the miss on round 8's held-out seed 6 (RFID only): hand 2's last trick was picked up with
+    # its reads missed, so the record still had the hand in play when the next deal began; that deal's
+    # tags arriving in the hands were taken for cards taken back, and its card left in the dealing area
+    # (a short deal: W got 7) was not looked at (now: two cards of picked-up tricks arriving in the hands,
+    # or a card in the dealing area, end the hand, and the readings meanwhile go to the next deal)
+    (601323, "contree", RFID_ONLY),
+    # round 9, the withdrawal on work seed 34 (RFID only): N's ♣A and W's ♣K were shown and taken back in
+    # trick 2, both read leaving their zones: the trick looked picked up. W's ♣K read back in the hand was
+    # asked about, but the pickup stood; N's real ♦10, read leaving with the real pickup 4 s later, was
+    # taken for trick 3's, the record went a trick out of step and a wrong pickup was shown, then
+    # withdrawn (now: a pickup seen on a take-back's read is still to come, and the next tag leaving a
+    # zone is of that trick: N's card at trick 2 is asked)
+    (3400386, "contree", RFID_ONLY),
+    # round 9, the withdrawal on seed 3 (RFID only; before, this game showed a hand in doubt): E's card of
+    # trick 2 and its pickup went unread; N's card, down 3.6 s before E's lead of trick 3, was written out
+    # of turn, then withdrawn (now: an early card that would have made its trick whole had the seat it
+    # jumped put a card down unseen, and that lay there as a play before that seat's card came, is asked)
+    (301028, "contree", RFID_ONLY),
+    # round 9, the withdrawal on seed 5 (RFID only): trick 7's pickup reads (a tag leaving a zone 9 s after
+    # trick 6 was picked up, a pile read in the other side's pile) "confirmed" two cards the record, a
+    # trick out of step, had in trick 6, and a wrong pickup resting on them was shown (now: a read that
+    # contradicts the trick the record has its card in is no second read of that play)
+    (500544, "contree", RFID_ONLY),
+    # round 9, 2 withdrawals on the fresh work seed 55 (classic, RFID only): W's card of trick 4 and the
+    # pickup went unread; S, E and N put trick 5's cards down (asked: the console kept their trick-4
+    # cards), then W's lead of trick 5 was recorded as W's trick-4 card (now: a card put down after cards
+    # of the next trick is of the next trick too, and W's card of trick 4 is asked for)
+    (5500207, "classic", RFID_ONLY),
+    # ... and the withdrawal that rule made on seed 6 while it took any card waiting as the next trick's:
+    # S's ♣J, shown before S's recorded ♥10 and left waiting (asked as out of turn, dismissed), made E's
+    # ♥8 of trick 2 the next trick's (now: only a card put down after its seat's recorded one is)
+    (601075, "contree", RFID_ONLY),
+    # round 9, a miss on the fresh work seed 53 (both sensors): N said "belote" with the ♠Q (trumps), which
+    # the camera read as the ♣Q; the word waited for a belote card, and when N's tag corrected the card at
+    # the pickup it was lost: the contract counted failed, the game ended a hand early, and its last hand's
+    # revoke was never seen (now: a tag that corrects a card into a belote card takes the word waiting)
+    (5300605, "contree", "realistic"),
 ]
 
 
@@ -213,32 +253,32 @@ def test_no_false_accusation_and_every_traced_violation_found(seed, rules, fault
 
 
 def test_a_hand_whose_record_proves_impossible_asks_before_it_accuses():
-    """Seed 301028's hand 2 (contrée, RFID only): E's card of trick 2 went unseen, so N's card, seen
-    before E's lead of trick 3, was written out of turn; then the console named that lead, ♣7, recorded
-    as E's card of trick 2 too. The record was impossible (one card, two plays), so the hand is in doubt
-    and the out-of-turn is put to the console, which dismisses it (shown, then withdrawn: counted apart).
-    The questions do not hold the record: they ask whether a violation stands, not which card was
-    played. (Seeds 800270 and 800171, this test's games before, no longer come out impossible; since
-    round 7 the card named twice is asked about before it is written, so no ``already-played`` is.)"""
-    sim = simulate(60, 301028, parse_faults(RFID_ONLY), "contree")
-    referee = TableReferee(header=sim.header)
-    for obs in answered_stream(sim):
-        referee.ingest(obs)
-    asked = [c for c in referee.conflicts if c.kind == "in-doubt"]
-    assert asked and all(c.status in ("confirmed", "dismissed") for c in asked)
-    assert {c.rule for c in asked if c.status == "dismissed"} == {"out-of-turn"}
-    assert not any(c.blocking for c in asked)
-    assert not [v for h, v in referee.violations() if h == 2]
-    assert [(h, v.rule) for h, v in referee.doubt.withdrawn] == [(2, "out-of-turn")]
-    assert "recorded as E's card at trick 2" in referee.doubt.why[2]   # in doubt, and says why
+    """A hand whose record proved impossible (the console named, for a card on the table, a card
+    recorded as another play of the hand) is in doubt: the violations shown in it are put to the
+    console, which dismisses one (shown, then withdrawn: counted apart) and confirms another. The
+    questions do not hold the record: they ask whether a violation stands, not which card was played.
+    (Until round 9 this replayed game 301028, whose out-of-turn was withdrawn so; it is now asked before
+    it is written, and is a case above. No game of the work seeds still comes out so, hence the part.)"""
+    from referee.doubt import Doubt
+
+    doubt = Doubt()
+    early = Violation("out-of-turn", 0, "N played ♥Q out of turn", card=10, trick=2)
+    revoke = Violation("must-follow", 1, "E did not follow", card=5, trick=3)
+    why = "♣7 was recorded as E's card at trick 2, and the console named it as E's at trick 3"
+    asked = [p.conflict for p in doubt.impossible(2, why, [early, revoke]) if isinstance(p, Ask)]
+    assert [c.kind for c in asked] == ["in-doubt", "in-doubt"] and not any(c.blocking for c in asked)
+    assert why in asked[0].message                       # in doubt, and says why
+    assert not doubt.stands(2, early) and not doubt.stands(2, revoke)
+    list(doubt.answer(asked[0], "dismiss"))
+    flags = [p for p in doubt.answer(asked[1], "confirm") if isinstance(p, Flag)]
+    assert doubt.withdrawn == [(2, early)] and not doubt.stands(2, early)
+    assert doubt.stands(2, revoke) and flags == []       # shown before: confirmed, not reported twice
 
 
 def test_a_violation_the_console_confirms_later_is_reported_with_its_own_hand():
     """An in-doubt question can be answered once the table has moved on: the violation the console
     confirms is reported as of the hand it was found in, not the hand being played."""
     from referee.doubt import Doubt
-    from referee.proposals import Ask, Flag
-    from referee.violations import Violation
 
     doubt = Doubt()
     revoke = Violation("must-follow", 1, "E did not follow", card=5, trick=3)
@@ -255,7 +295,6 @@ def test_plays_read_once_follow_their_plays_when_the_tricks_are_put_in_turn():
     from referee.game import Game
     from referee.proposals import Conflict
     from referee.to_confirm import OneRead, ToConfirm
-    from referee.violations import Violation
 
     conflicts = [Conflict("to-confirm", "only one RFID antenna read W's card", hand=1, trick=2, seat=3, ref=12)]
     part = ToConfirm(Game(TableReferee.make_header("contree")), conflicts)
@@ -357,3 +396,31 @@ def test_a_camera_read_of_a_card_on_the_table_in_another_zone_keeps_its_time():
     m = run(7, 5, parse_faults("realistic"), "contree", first_game=512)     # the game's first 7 hands
     assert m.false_accusations == 0 and m.withdrawn == 0
     assert m.flagged == m.planted == 2
+
+
+def test_a_belote_said_after_a_card_was_taken_back_goes_with_the_unread_card_down():
+    """Game 5600704 (contrée, both sensors), hand 6: S showed the ♠K, took it back, and put down a card
+    the camera could not read as it said "belote". The word went with the ♠K taken back and was lost with
+    it: NS scored 20 points short. While a card still down is unread, the word goes with it (the console
+    names it; a card that makes no belote is then asked about, as any)."""
+    sim = simulate(60, 5600704, parse_faults("realistic"), "contree")
+    referee = TableReferee(header=sim.header)
+    for obs in answered_stream(sim):
+        referee.ingest(obs)
+    mine = {r.number: r.score for r in referee.results}
+    assert all(mine.get(r.number) == r.score for r in sim.truth.results)
+
+
+def test_a_belote_said_over_a_sure_camera_misread_asks_about_the_card():
+    """Game 5800317 (contrée, camera only), hand 6: E said "rebelote" as it put down the ♠Q (spades
+    trumps), which the camera read as the ♠J at 0.90, over :data:`CAMERA_SURE`. The word waited for a
+    belote card that never came and was lost: EW scored 20 points short. A belote said over a card that
+    makes none doubts the read: the console is asked, names the ♠Q, and the hand scores as played."""
+    sim = simulate(60, 5800317, parse_faults("realistic,rfid=false"), "contree")
+    referee = TableReferee(header=sim.header)
+    for obs in answered_stream(sim):
+        referee.ingest(obs)
+    asked = [c for c in referee.conflicts if c.kind == "camera-only" and "said belote" in c.message]
+    assert [(c.hand, c.seat, c.proposal) for c in asked] == [(6, 1, parse_card("Js"))]
+    mine = {r.number: r.score for r in referee.results}
+    assert all(mine.get(r.number) == r.score for r in sim.truth.results)
