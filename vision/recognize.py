@@ -145,7 +145,21 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[in
     if len(hits) > 1 and best.inliers < _CLEAR_LEAD * hits[1].inliers:
         return None if outline else Place(best.quad, best.homography @ face_scale(best.face_size))
     proposed = tuple(dict.fromkeys([best.card] + list(cards)))
-    return Place(best.quad, best.homography @ face_scale(best.face_size), proposed, best.inliers)
+    # On a small card the homography of a plain card's few pips may lie
+    # further off than the outline's edges (a 120 x 70 px 7h: 17 px off one
+    # corner): both geometries are compared, the one the face fits kept.
+    also = (_outline_view(quad, best.quad),) if outline else ()
+    return Place(best.quad, best.homography @ face_scale(best.face_size), proposed, best.inliers, also=also)
+
+
+def _outline_view(quad: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """An outline's geometry (``quad_to_face``) with its corners in the order
+    of ``like``, the keypoints' mapped face (its top-left first): the
+    outline's own order does not tell the card's top."""
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    like = np.asarray(like, np.float32).reshape(4, 2)
+    orders = [np.roll(q, -r, axis=0) for q in (quad, quad[::-1]) for r in range(4)]
+    return quad_to_face(min(orders, key=lambda q: float(np.linalg.norm(q - like, axis=1).sum())))
 
 
 def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> tuple[list[Place], Optional[float], Optional[Seen]]:
