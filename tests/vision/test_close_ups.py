@@ -136,9 +136,10 @@ def _read_cropped(image, place, deck, box):
 
 
 def test_what_is_in_view_decides_whether_a_cut_card_is_named(classic):  # noqa: F811
-    """An 8 of diamonds cut across its middle: with one half in view (an
-    index among it) it is named; with the other, which its 7 shares, the 7
-    is as near and it is not: the margin decides, not a rule about cut cards."""
+    """An 8 of diamonds (140 px) cut across its middle: with its lower half
+    in view it is named; with its upper half, where all that tells it from
+    its 7 is a 10 px index at the very corner, the 7 is as near (distance
+    ratio 0.48) and it is not: the margin decides, not a rule about cut cards."""
     image = despeckled(_photo("IMG_20220921_200550.jpg"))
     place = _place_of(image, "IMG_20220921_200550.jpg", "8d", classic)
     (x0, y0), (x1, y1) = np.float32(place.quad).min(axis=0), np.float32(place.quad).max(axis=0)
