@@ -26,7 +26,12 @@ up (cards are printed symmetrically, enrolment may have kept either end up):
 Candidates: the cards the keypoints found at that place, the cards that
 really get confused with the best of them (same rank in the other suits,
 same suit next ranks), and the few nearest by small thumbnails (anything
-else). The best is read only when it is clearly better than the runner-up
+else). A face cut by the photo's edge (a close-up running off the frame)
+is aligned and compared over its part in view only, the yardstick's way,
+against every enrolled card: what is in view must tell it from the
+nearest other card there (a 7 and an 8 whose differing pip is off the
+photo look alike, and the margin says so). A place may come with a second
+geometry (``Place.also``, an outline's beside a homography): the better fit counts. The best is read only when it is clearly better than the runner-up
 (``decide``), else None: never a guess.
 """
 
