@@ -26,13 +26,19 @@ up (cards are printed symmetrically, enrolment may have kept either end up):
 Candidates: the cards the keypoints found at that place, the cards that
 really get confused with the best of them (same rank in the other suits,
 same suit next ranks), and the few nearest by small thumbnails (anything
-else). The best is read only when it is clearly better than the runner-up
+else). A face cut by the photo's edge (a close-up running off the frame)
+is aligned and compared over its part in view only, the yardstick's way,
+against every enrolled card: what is in view must tell it from the
+nearest other card there (a 7 and an 8 whose differing pip is off the
+photo look alike, and the margin says so). A place may come with a second
+geometry (``Place.also``, an outline's beside a homography): the better fit counts. The best is read only when it is clearly better than the runner-up
 (``decide``), else None: never a guess.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 import cv2
 import numpy as np
@@ -80,6 +86,14 @@ _ECC_REACH = 0.12
 #: Thumbnail shortlist: size, and how many cards it adds.
 _THUMB = (20, 30)
 _SHORTLIST = 4
+#: A face this share of which (its interior) lies off the photo is *cut*: it
+#: is compared over the part in view only, that part shrunk by this many px
+#: of ``SIZE`` (the local normalisation's reach into the replicated border),
+#: against every enrolled card; a grid cell counts in the worst cell when
+#: this share of it is in view.
+_CUT = 0.01
+_CUT_ERODE = 4
+_CELL_IN_VIEW = 0.5
 
 
 @dataclass(frozen=True)
@@ -95,12 +109,15 @@ class Place:
     """Where a card lies and what is proposed for it: ``to_face`` maps the
     enrolled face's frame (px of ``SIZE``) to the photo; ``cards`` the
     candidates the geometry came with (keypoints), ``turns`` whether the top
-    is unknown up to a quarter turn (an outline)."""
+    is unknown up to a quarter turn (an outline); ``also`` other geometries
+    it may have (an outline's, where the keypoints matched inside it gave
+    ``to_face``): each candidate is compared in each, the best fit kept."""
     quad: np.ndarray
     to_face: np.ndarray
     cards: tuple[int, ...] = ()
     inliers: int = 0
     turns: bool = False
+    also: tuple[np.ndarray, ...] = ()
 
 
 class _Faces:
@@ -164,6 +181,20 @@ def rectify(image_bgr: np.ndarray, to_face: np.ndarray) -> np.ndarray:
     return cv2.resize(big, SIZE, interpolation=cv2.INTER_AREA)
 
 
+def in_view_mask(shape: tuple[int, ...], to_face: np.ndarray) -> Optional[np.ndarray]:
+    """Which part of the face (1 in view, 0 off the photo; at ``SIZE``, its
+    interior) the photo shows, shrunk by ``_CUT_ERODE``; None when the face
+    lies whole in the photo (all but ``_CUT`` of it)."""
+    up = np.diag([0.5, 0.5, 1.0])
+    big = cv2.warpPerspective(np.full(shape[:2], 255, np.uint8), to_face @ up, (2 * SIZE[0], 2 * SIZE[1]),
+                              flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT)
+    seen = cv2.resize(big, SIZE, interpolation=cv2.INTER_AREA) >= 255
+    if float(seen[_INTERIOR > 0].mean()) >= 1.0 - _CUT:
+        return None
+    seen = cv2.erode(seen.astype(np.uint8), np.ones((2 * _CUT_ERODE + 1,) * 2, np.uint8))
+    return seen.astype(np.float32) * _INTERIOR
+
+
 def quad_to_face(quad: np.ndarray) -> np.ndarray:
     """The homography from the face frame (``SIZE``) to an outline's corners (in order)."""
     w, h = SIZE
@@ -179,17 +210,23 @@ def face_scale(face_size: tuple[int, int]) -> np.ndarray:
 def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
     """Every candidate card's best score at ``place``, best first."""
     faces = _faces(deck)
-    views = [place.to_face]
+    views = [place.to_face, *place.also]
     if place.turns:         # an outline's other quarter turn: its second corner as the face's top-left
         views.append(quad_to_face(np.roll(np.asarray(place.quad, np.float32).reshape(4, 2), -1, axis=0)))
     rectified = [rectify(image_bgr, v) for v in views]
     seen = [describe(r) for r in rectified]
+    in_view = [in_view_mask(image_bgr.shape, v) for v in views]
     # Colour is compared only where both sides have it: a black-and-white
     # photo, or a face enrolled from one, would read every red card as black.
     channels = 3 if has_colour(rectified[0]) else 1
     candidates = set(place.cards)
     for card in place.cards[:2]:
         candidates |= neighbours(card)
+    if any(m is not None for m in in_view):
+        # A face cut by the photo's edge: what is in view must differ from
+        # every other enrolled face there (a 7 and an 8 whose differing pip
+        # is off the photo look alike, and the margin says so).
+        candidates |= set(faces.labels)
     for _, feats in seen:
         sims = faces.thumbs[channels] @ _thumb(feats[:channels])
         added = 0
@@ -208,7 +245,7 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
     for card in candidates:
         for k in faces.by_card[card]:
             for v, (_, feats) in enumerate(seen):
-                ranked.append((_zncc(faces.features[k][:channels], feats[:channels]), card, k, v))
+                ranked.append((_zncc(faces.features[k][:channels], feats[:channels], in_view[v]), card, k, v))
     ranked.sort(key=lambda r: -r[0])
     chosen = ranked[:_ALIGNED]
     for card in place.cards:
@@ -216,7 +253,7 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
     best: dict[int, Score] = {}
     for _, card, k, v in set(chosen):
         grey, feats = seen[v]
-        s = _compare(faces.greys[k], faces.features[k][:channels], grey, feats[:channels])
+        s = _compare(faces.greys[k], faces.features[k][:channels], grey, feats[:channels], in_view[v])
         if card not in best or s.score > best[card].score:
             best[card] = Score(card, s.score, s.cell, s.blob)
     return sorted(best.values(), key=lambda s: -s.score)
@@ -250,35 +287,42 @@ def neighbours(card: int) -> set[int]:
     return out
 
 
-def _compare(t_grey: np.ndarray, t_feats: np.ndarray, s_grey: np.ndarray, s_feats: np.ndarray) -> Score:
+def _compare(t_grey: np.ndarray, t_feats: np.ndarray, s_grey: np.ndarray, s_feats: np.ndarray,
+             in_view: Optional[np.ndarray] = None) -> Score:
     """The face against the seen photo at the best of the alignments ``_ecc``
     reached (as it lies included): a level that slid off cannot spoil what a
-    coarser one found."""
+    coarser one found. ``in_view``: a face cut by the photo's edge is aligned
+    and compared over the part in view only."""
     best = None
-    for warp in _ecc(t_grey, s_grey):
+    for warp in _ecc(t_grey, s_grey, in_view):
         aligned = np.stack([cv2.warpPerspective(c, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
                             for c in s_feats]) * _INTERIOR
-        score = _zncc(t_feats, aligned)
+        mask = None if in_view is None else \
+            cv2.warpPerspective(in_view, warp, SIZE, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+        score = _zncc(t_feats, aligned, mask)
         if best is None or score > best[0]:
-            best = (score, aligned)
-    score, aligned = best
-    return Score(-1, score, _worst_cell(t_feats[0], aligned[0]), _blob(t_feats, aligned))
+            best = (score, aligned, mask)
+    score, aligned, mask = best
+    return Score(-1, score, _worst_cell(t_feats[0], aligned[0], mask), _blob(t_feats, aligned, mask))
 
 
-def _ecc(t_grey: np.ndarray, s_grey: np.ndarray) -> list[np.ndarray]:
+def _ecc(t_grey: np.ndarray, s_grey: np.ndarray, in_view: Optional[np.ndarray] = None) -> list[np.ndarray]:
     """The alignments (homographies at ``SIZE``) ECC reaches level by level of
     ``_ECC_LEVELS``, each level starting from the last plausible one: the
     identity first. A level that fails (an ace's blank face gives ECC little
-    to hold at the coarse level) is skipped, not the end."""
+    to hold at the coarse level) is skipped, not the end. ``in_view``: only
+    the photo's pixels in view count (the yardstick's masked ECC)."""
     warp = np.eye(3, dtype=np.float32)
     out = [warp]
     for size in _ECC_LEVELS:
         down = np.diag([size[0] / SIZE[0], size[1] / SIZE[1], 1.0]).astype(np.float32)
+        mask = None if in_view is None else \
+            (cv2.resize(in_view, size, interpolation=cv2.INTER_AREA) >= 0.99).astype(np.uint8)
         try:
             _, small = cv2.findTransformECC(cv2.resize(t_grey, size, interpolation=cv2.INTER_AREA),
                                             cv2.resize(s_grey, size, interpolation=cv2.INTER_AREA),
                                             (down @ warp @ np.linalg.inv(down)).astype(np.float32),
-                                            cv2.MOTION_HOMOGRAPHY, _ECC_CRITERIA, None, 3)
+                                            cv2.MOTION_HOMOGRAPHY, _ECC_CRITERIA, mask, 3)
         except cv2.error:
             continue
         moved = (np.linalg.inv(down) @ small @ down).astype(np.float32)
@@ -288,7 +332,7 @@ def _ecc(t_grey: np.ndarray, s_grey: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def _blob(a: np.ndarray, b: np.ndarray) -> float:
+def _blob(a: np.ndarray, b: np.ndarray, in_view: Optional[np.ndarray] = None) -> float:
     """The strongest patch of difference the size of a pip (grey and chroma
     together), against the strongest patch of ink of the two faces: a pip one
     card has and the other lacks (a 6 of another pack on a 7's place, an 8 on
@@ -297,8 +341,9 @@ def _blob(a: np.ndarray, b: np.ndarray) -> float:
     Measured against the *strongest* ink patch, not the mean ink, an ace's one
     large pip on a blank face weighs as a pip, not as most of the card's ink:
     a slight misfit of it no longer looks like a missing pip."""
-    diff = cv2.GaussianBlur(((a - b) ** 2).sum(axis=0), (0, 0), _BLOB_SIGMA)
-    ink = cv2.GaussianBlur(((a * a + b * b) / 2).sum(axis=0), (0, 0), _BLOB_SIGMA)
+    weight = 1.0 if in_view is None else in_view
+    diff = cv2.GaussianBlur(((a - b) ** 2).sum(axis=0) * weight, (0, 0), _BLOB_SIGMA)
+    ink = cv2.GaussianBlur(((a * a + b * b) / 2).sum(axis=0) * weight, (0, 0), _BLOB_SIGMA)
     return float(diff.max() / (ink.max() + 1e-6))
 
 
@@ -309,22 +354,31 @@ def _plausible(warp: np.ndarray) -> bool:
     return bool(np.abs(moved - corners.reshape(-1, 2)).max() <= _ECC_REACH * w)
 
 
-def _zncc(a: np.ndarray, b: np.ndarray) -> float:
+def _zncc(a: np.ndarray, b: np.ndarray, in_view: Optional[np.ndarray] = None) -> float:
+    if in_view is not None:
+        a, b = a[..., in_view > 0], b[..., in_view > 0]
+        if a.size == 0:
+            return 0.0
     a = a - a.mean()
     b = b - b.mean()
     return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
 
 
-def _worst_cell(a: np.ndarray, b: np.ndarray) -> float:
+def _worst_cell(a: np.ndarray, b: np.ndarray, in_view: Optional[np.ndarray] = None) -> float:
     """The lowest correlation of a grid cell that holds ink on either face
-    (``SIZE`` divides into ``_CELLS`` exactly)."""
+    (``SIZE`` divides into ``_CELLS`` exactly); ``in_view``: of the cells
+    mostly in view, over their part in view."""
     cols, rows = _CELLS
     h, w = a.shape
 
     def per_cell(x: np.ndarray) -> np.ndarray:
         return x.reshape(rows, h // rows, cols, w // cols).sum(axis=(1, 3))
+    if in_view is not None:
+        a, b = a * in_view, b * in_view
     ea, eb, ab = per_cell(a * a), per_cell(b * b), per_cell(a * b)
     energy = np.maximum(ea, eb)
     inked = energy >= _INKED * (energy.mean() + 1e-6)
+    if in_view is not None:
+        inked &= per_cell(in_view) >= _CELL_IN_VIEW * (h // rows) * (w // cols)
     cells = ab / (np.sqrt(ea * eb) + 1e-6)
     return float(cells[inked].min()) if inked.any() else 0.0

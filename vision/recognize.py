@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+import cv2
 import numpy as np
 
 from referee.cards import card_name
@@ -53,6 +54,9 @@ _SAME_CARD = 0.5
 #: Keypoints matched again inside an outline propose their best card when
 #: it has this many times the next card's inliers.
 _CLEAR_LEAD = 1.5
+#: An outline this much smaller than a card's layout lying over it is a mark
+#: printed on that card (a pip, a picture frame), not a card.
+_MARK = 0.25
 
 
 def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None) -> list[dict]:
@@ -99,13 +103,24 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
         # by a shadow, has no outline: where a card's layout lies by its
         # keypoints alone, proven inside as an outline is.
         for quad in layout_outlines(image_bgr, deck, seen):
-            if not any(overlap.share(p.quad, quad) >= _SAME_PLACE for p in places):
+            marks = [p for p in places if _mark_on(p, quad)]
+            if not any(overlap.share(p.quad, quad) >= _SAME_PLACE for p in places if not any(p is m for m in marks)):
                 place = _inside(image_bgr, quad, deck, outline=False)
                 if place is not None:
-                    places.append(place)
+                    places = [p for p in places if not any(p is m for m in marks)] + [place]
     if square_by is None:
         square_by = _stretch_of(places)
     return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places], square_by
+
+
+def _mark_on(place: Place, quad: np.ndarray) -> bool:
+    """Whether ``place`` is a mark printed on the card at ``quad``, no card:
+    an outline alone (no keypoints) lying on it and under ``_MARK`` of its
+    size (a diamond pip or a court card's picture frame taken for a card; a
+    card's region joined to the table by a shadow is no outline, and these
+    were all that stood for it, hiding its layout)."""
+    return place.inliers == 0 and overlap.share(place.quad, quad) >= _SAME_PLACE \
+        and cv2.contourArea(np.float32(place.quad)) < _MARK * cv2.contourArea(np.float32(quad))
 
 
 def _stretch_of(places: list[Place]) -> float:
@@ -145,7 +160,21 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[in
     if len(hits) > 1 and best.inliers < _CLEAR_LEAD * hits[1].inliers:
         return None if outline else Place(best.quad, best.homography @ face_scale(best.face_size))
     proposed = tuple(dict.fromkeys([best.card] + list(cards)))
-    return Place(best.quad, best.homography @ face_scale(best.face_size), proposed, best.inliers)
+    # On a small card the homography of a plain card's few pips may lie
+    # further off than the outline's edges (a 120 x 70 px 7h: 17 px off one
+    # corner): both geometries are compared, the one the face fits kept.
+    also = (_outline_view(quad, best.quad),) if outline else ()
+    return Place(best.quad, best.homography @ face_scale(best.face_size), proposed, best.inliers, also=also)
+
+
+def _outline_view(quad: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """An outline's geometry (``quad_to_face``) with its corners in the order
+    of ``like``, the keypoints' mapped face (its top-left first): the
+    outline's own order does not tell the card's top."""
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    like = np.asarray(like, np.float32).reshape(4, 2)
+    orders = [np.roll(q, -r, axis=0) for q in (quad, quad[::-1]) for r in range(4)]
+    return quad_to_face(min(orders, key=lambda q: float(np.linalg.norm(q - like, axis=1).sum())))
 
 
 def keypoint_places(image_bgr: np.ndarray, deck: Deck) -> tuple[list[Place], Optional[float], Optional[Seen]]:
