@@ -74,7 +74,8 @@ def merge(cards: list[dict], reads: list[CornerRead], proposed: Sequence[tuple[i
         if e["card"] is None and len(names) == 1 and not any(o["card"] in names for o in out) \
                 and not _holds_another_index(np.float32(e["corners"]), reads, rs[0].card):
             seconded = rs[0].both or (k < len(proposed) and rs[0].card in proposed[k])
-            if not seconded and overlap.iou(np.float32(e["corners"]), rs[0].corners) >= _WHOLE_IN_VIEW:
+            if not seconded and rs[0].other_shows \
+                    and overlap.iou(np.float32(e["corners"]), rs[0].corners) >= _WHOLE_IN_VIEW:
                 continue                   # a whole card the face reader doubts: one index is not enough
             e.update(card=names.pop(), confidence=round(float(rs[0].confidence), 3), index=_points(rs[0].index))
         elif e["card"] is None:

@@ -52,8 +52,8 @@ import numpy as np
 from referee.cards import CARD_NAMES, parse_card
 
 from .deck import FACE_SIZE, Deck
-from .index_corner import COARSE, RANK, RANK_CORE, SUIT, Gates, IndexFrame, blobs, frames, grey_of, patch, \
-    pip_redness, vector
+from .index_corner import COARSE, RANK, RANK_CORE, SUIT, Gates, IndexFrame, blobs, frames, grey_of, holes, \
+    patch, pip_redness, vector
 
 #: The decision (chosen on the tune half of the rendered French heaps, docs/vision.md).
 MIN_SCORE = 0.8
@@ -79,6 +79,16 @@ MAX_CORE_RATIO = 0.25
 #: A rank glyph whose worst cell fails is judged again by its core's worst
 #: cell when the core names the same rank by this ratio (see ``read``).
 MAX_CORE_CELL_RATIO = 0.4
+#: A rank not clearly nearest is judged again among the ranks whose glyph
+#: can show the holes this one shows (``CornerModel._by_holes``): the
+#: best rank must show that many holes in this share of its examples, and a
+#: rank that shows it in fewer than ``HOLES_RARE`` of its own is no rival
+#: (a 9's one hole against a 7, a V; an 8's two against a 9, a D). Only
+#: where the glyph is as large as the examples that taught it (``_HOLE_UNIT``
+#: of their rank-to-pip distances): smaller, holes close.
+HOLES_TYPICAL = 0.5
+HOLES_RARE = 0.05
+_HOLE_UNIT = 10
 #: A frame's rank glyph must be nearer to its rank's examples than to every
 #: "no index" mark's by this. Judged on the rank glyph: the whole index,
 #: small and blurred, is as like a mark of the face's middle (0.95-0.98) as
@@ -95,6 +105,9 @@ COARSE_MIN = 0.75
 #: The worst inked cell of the rank glyph (``_worst_cell``), and what counts as inked.
 MIN_CELL = 0.3
 _INKED = 0.35
+#: A frame is at a card's other index when its rank and pip are this near (in
+#: units of the read's rank-to-pip distance) to where the read places them.
+_OTHER_NEAR = 0.5
 #: Synthetic copies of each enrolled face, and the face's height in them (px).
 COPIES = 10
 _HEIGHTS = (170.0, 460.0)
@@ -123,6 +136,9 @@ class CornerRead:
     corners: np.ndarray    # 4 x 2: the whole card as its index places it (TL TR BR BL of the face)
     details: dict
     both: bool = False     # two index corners read this card (a whole card's both show)
+    #: Some rank-over-pip pair lies where this card's other index would be
+    #: (read or not): that corner is in view. False: it is covered, or off the picture.
+    other_shows: bool = True
 
 
 def anchors(face: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray, float, float]]:
@@ -182,12 +198,12 @@ class CornerModel:
         self.gates = Gates((0.7 * min(reach), 1.4 * max(reach)), (0.45 * min(ratio), 2.2 * max(ratio))) \
             if reach else Gates((1.0, 0.0), (1.0, 0.0))
         coarse, fine_rank, fine_suit, labels, redness = [], [], [], [], {True: [], False: []}
-        core = []
+        core, glyph_holes, units = [], [], []
         no_index_rank = []
         for card in self.anchors:
             for face in deck.faces[card]:
                 for _ in range(COPIES):
-                    for (c, r, s, k), label, red in self._examples(face, card, rng):
+                    for (c, r, s, k), label, red, (n_holes, unit) in self._examples(face, card, rng):
                         if label < 0:
                             no_index_rank.append(r)
                         else:
@@ -196,6 +212,8 @@ class CornerModel:
                             fine_rank.append(r)
                             fine_suit.append(s)
                             core.append(k)
+                            glyph_holes.append(n_holes)
+                            units.append(unit)
                             if red is not None:
                                 redness[CARD_NAMES[card][-1] in _SUITS_RED].append(red)
         self.rows = np.array(coarse, np.float32).reshape(-1, _dims(COARSE))
@@ -204,6 +222,8 @@ class CornerModel:
         self.no_index_rank_rows = np.array(no_index_rank, np.float32).reshape(-1, _dims(RANK))
         self.suit_rows = np.array(fine_suit, np.float32).reshape(-1, _dims(SUIT))
         self.core_rows = np.array(core, np.float32).reshape(-1, _dims(RANK_CORE))
+        self.holes = np.array(glyph_holes, np.int16)
+        self.hole_unit = np.float32(np.percentile(units, _HOLE_UNIT) if units else np.inf)
         self.ranks = np.array([CARD_NAMES[c][:-1] for c in self.labels])
         self.suits = np.array([CARD_NAMES[c][-1] for c in self.labels])
         reds, blacks = redness[True], redness[False]
@@ -225,11 +245,11 @@ class CornerModel:
             backwards = min(np.linalg.norm(f.rank - q) + np.linalg.norm(f.pip - a) for a, q in truths)
             unit = f.unit
             if near <= 0.3 * unit:
-                yield _vectors(grey, f), card, pip_redness(image, b, f)
+                yield _vectors(grey, f), card, pip_redness(image, b, f), (holes(patch(grey, f, RANK_CORE)), unit)
             elif min(near, backwards) >= 0.8 * unit:
                 negatives.append(f)
         for k in rng.permutation(len(negatives))[:_NEGATIVES]:
-            yield _vectors(grey, negatives[k]), -1, None
+            yield _vectors(grey, negatives[k]), -1, None, (-1, 0.0)
 
     def read(self, image_bgr: np.ndarray) -> list[CornerRead]:
         if not len(self.rows):
@@ -269,6 +289,8 @@ class CornerModel:
                 cell = _worst_cell(fine[j][3], nearest, RANK_CORE[1])
                 rank = core[:3] + (min(core[3], MAX_RANK_RATIO),)
             else:
+                if rank[3] > MAX_RANK_RATIO:
+                    rank = self._by_holes(rank, per_rank[j], ranks, grey, f)
                 nearest = self.rank_rows[int(np.argmax(np.where(self.ranks == rank[0], rank_sims[j], -2)))]
                 cell = _worst_cell(fine[j][1], nearest, RANK[1])
                 if cell < MIN_CELL and core[0] == rank[0] and core[3] <= MAX_CORE_CELL_RATIO:
@@ -282,8 +304,37 @@ class CornerModel:
                                    glyph - float(background[j]), max_suit_ratio)
             if reading is not None:
                 taken.append(f.rank)
-                reads.append(reading)
+                reads.append(replace(reading, other_shows=self._other_shows(reading.card, f, found)))
         return _one_per_card(reads)
+
+    def _other_shows(self, card: int, f: IndexFrame, found: list[IndexFrame]) -> bool:
+        """Whether any frame (read or not) lies where the card read at ``f``
+        has its other index: a whole card in view shows both, a heap's or a
+        fan's card whose other corner is under another card shows no index there."""
+        r, p, _, _ = self.anchors[card]
+        w, h = FACE_SIZE
+        rank, pip = _similar(r, p, f.rank, f.pip, [np.array([w - 1, h - 1]) - r, np.array([w - 1, h - 1]) - p])
+        near = _OTHER_NEAR * f.unit
+        return any(np.linalg.norm(g.rank - rank) <= near and np.linalg.norm(g.pip - pip) <= near for g in found)
+
+    def _by_holes(self, rank: tuple, scores: np.ndarray, ranks: list[str], grey: np.ndarray, f: IndexFrame) -> tuple:
+        """The rank's lead judged against the ranks whose glyph can show the
+        holes this one shows (``HOLES_TYPICAL``, ``HOLES_RARE``): rank glyphs
+        compared by correlation, blurred at an index's size, come near each
+        other (a 9 and a 7, an 8 and a 9: Lowe's ratio 0.5-0.9), but a 7
+        never encloses the 9's hole. The best rank itself is never changed,
+        and a glyph smaller than the examples that taught the holes
+        (``hole_unit``) is left as it was: there holes close."""
+        if not len(self.holes) or f.unit < self.hole_unit:
+            return rank
+        seen = holes(patch(grey, f, RANK_CORE))
+        if seen < 0:
+            return rank
+        share = {r: float(np.mean(self.holes[self.ranks == r] == seen)) for r in ranks}
+        if share[rank[0]] < HOLES_TYPICAL:
+            return rank
+        fits = [k for k, r in enumerate(ranks) if share[r] >= HOLES_RARE]
+        return _top(scores[fits], [ranks[k] for k in fits])
 
     def _within_colour(self, suit: tuple, scores: np.ndarray, suits: list[str], red: Optional[float]) -> tuple:
         """The suit's lead judged against the suit of its own colour alone,
@@ -387,8 +438,9 @@ def corner_model(deck: Deck) -> CornerModel:
 
 
 #: Bumped when what the model learns changes, so cached models are remade.
-MODEL_VERSION = 7
-_STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits", "no_index_rank_rows", "core_rows")
+MODEL_VERSION = 8
+_STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits", "no_index_rank_rows", "core_rows", "holes",
+          "hole_unit")
 
 
 def _arrays(model: CornerModel) -> dict:
