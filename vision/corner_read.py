@@ -105,9 +105,16 @@ COARSE_MIN = 0.75
 #: The worst inked cell of the rank glyph (``_worst_cell``), and what counts as inked.
 MIN_CELL = 0.3
 _INKED = 0.35
-#: A frame is at a card's other index when its rank and pip are this near (in
-#: units of the read's rank-to-pip distance) to where the read places them.
-_OTHER_NEAR = 0.5
+#: A frame is at a card's other index when its middle is this near (in units
+#: of the read's rank-to-pip distance) to where the read places that index's
+#: middle: placed from one index, the other lies 8-10 units away, and a phone
+#: photo's perspective puts it a unit off (a 6 of hearts of the classic tune
+#: half: 1.2 units).
+_OTHER_NEAR = 1.5
+#: ... and it runs the way that index does (within 30 degrees) at about its
+#: size: the marks of a card lying over that corner, turned its own way, are no index of this card.
+_OTHER_TURN = float(np.cos(np.radians(30)))
+_OTHER_SIZE = (0.7, 1.4)
 #: Synthetic copies of each enrolled face, and the face's height in them (px).
 COPIES = 10
 _HEIGHTS = (170.0, 460.0)
@@ -314,8 +321,10 @@ class CornerModel:
         r, p, _, _ = self.anchors[card]
         w, h = FACE_SIZE
         rank, pip = _similar(r, p, f.rank, f.pip, [np.array([w - 1, h - 1]) - r, np.array([w - 1, h - 1]) - p])
-        near = _OTHER_NEAR * f.unit
-        return any(np.linalg.norm(g.rank - rank) <= near and np.linalg.norm(g.pip - pip) <= near for g in found)
+        middle, down = 0.5 * (rank + pip), (pip - rank) / max(1e-6, float(np.linalg.norm(pip - rank)))
+        return any(np.linalg.norm(0.5 * (g.rank + g.pip) - middle) <= _OTHER_NEAR * f.unit
+                   and float(np.dot(g.pip - g.rank, down)) >= _OTHER_TURN * g.unit
+                   and _OTHER_SIZE[0] <= g.unit / f.unit <= _OTHER_SIZE[1] for g in found)
 
     def _by_holes(self, rank: tuple, scores: np.ndarray, ranks: list[str], grey: np.ndarray, f: IndexFrame) -> tuple:
         """The rank's lead judged against the ranks whose glyph can show the
