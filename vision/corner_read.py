@@ -32,7 +32,8 @@ square (a 4:3 photo exported to 640 x 640) is read made square again
 (``read_corners``' ``stretch``, ``vision.stretch``). Frames on the same index are
 merged; two frames of one card (its two corners) are one card, marked as
 read by both (``CornerRead.both``: what a whole card the whole-face reader
-doubts needs before its index names it, ``vision.corner_merge``). Otherwise:
+doubts needs before its index names it, ``vision.corner_merge``, unless no
+index at all shows where its other one would be: ``CornerRead.other_shows``). Otherwise:
 nothing. Never a guess.
 
 Cost (one OpenCV thread, the shared machine at a load of ~9): the model, once
@@ -52,8 +53,8 @@ import numpy as np
 from referee.cards import CARD_NAMES, parse_card
 
 from .deck import FACE_SIZE, Deck
-from .index_corner import COARSE, RANK, RANK_CORE, SUIT, Gates, IndexFrame, blobs, frames, grey_of, holes, \
-    patch, pip_redness, vector
+from .index_corner import COARSE, RANK, RANK_CORE, SUIT, Gates, IndexFrame, blobs, frames, grey_of, patch, \
+    pip_redness, vector
 
 #: The decision (chosen on the tune half of the rendered French heaps, docs/vision.md).
 MIN_SCORE = 0.8
@@ -79,16 +80,6 @@ MAX_CORE_RATIO = 0.25
 #: A rank glyph whose worst cell fails is judged again by its core's worst
 #: cell when the core names the same rank by this ratio (see ``read``).
 MAX_CORE_CELL_RATIO = 0.4
-#: A rank not clearly nearest is judged again among the ranks whose glyph
-#: can show the holes this one shows (``CornerModel._by_holes``): the
-#: best rank must show that many holes in this share of its examples, and a
-#: rank that shows it in fewer than ``HOLES_RARE`` of its own is no rival
-#: (a 9's one hole against a 7, a V; an 8's two against a 9, a D). Only
-#: where the glyph is as large as the examples that taught it (``_HOLE_UNIT``
-#: of their rank-to-pip distances): smaller, holes close.
-HOLES_TYPICAL = 0.5
-HOLES_RARE = 0.05
-_HOLE_UNIT = 10
 #: A frame's rank glyph must be nearer to its rank's examples than to every
 #: "no index" mark's by this. Judged on the rank glyph: the whole index,
 #: small and blurred, is as like a mark of the face's middle (0.95-0.98) as
@@ -107,12 +98,11 @@ MIN_CELL = 0.3
 _INKED = 0.35
 #: A frame is at a card's other index when its middle is this near (in units
 #: of the read's rank-to-pip distance) to where the read places that index's
-#: middle: placed from one index, the other lies 8-10 units away, and a phone
-#: photo's perspective puts it a unit off (a 6 of hearts of the classic tune
-#: half: 1.2 units).
+#: middle (placed from one index, the other lies 8-10 units away, and a phone
+#: photo's perspective puts it a unit off: a 6 of hearts of the classic tune
+#: half, 1.2 units), it runs that index's way (within 30 degrees) and is
+#: about its size.
 _OTHER_NEAR = 1.5
-#: ... and it runs the way that index does (within 30 degrees) at about its
-#: size: the marks of a card lying over that corner, turned its own way, are no index of this card.
 _OTHER_TURN = float(np.cos(np.radians(30)))
 _OTHER_SIZE = (0.7, 1.4)
 #: Synthetic copies of each enrolled face, and the face's height in them (px).
@@ -205,12 +195,12 @@ class CornerModel:
         self.gates = Gates((0.7 * min(reach), 1.4 * max(reach)), (0.45 * min(ratio), 2.2 * max(ratio))) \
             if reach else Gates((1.0, 0.0), (1.0, 0.0))
         coarse, fine_rank, fine_suit, labels, redness = [], [], [], [], {True: [], False: []}
-        core, glyph_holes, units = [], [], []
+        core = []
         no_index_rank = []
         for card in self.anchors:
             for face in deck.faces[card]:
                 for _ in range(COPIES):
-                    for (c, r, s, k), label, red, (n_holes, unit) in self._examples(face, card, rng):
+                    for (c, r, s, k), label, red in self._examples(face, card, rng):
                         if label < 0:
                             no_index_rank.append(r)
                         else:
@@ -219,8 +209,6 @@ class CornerModel:
                             fine_rank.append(r)
                             fine_suit.append(s)
                             core.append(k)
-                            glyph_holes.append(n_holes)
-                            units.append(unit)
                             if red is not None:
                                 redness[CARD_NAMES[card][-1] in _SUITS_RED].append(red)
         self.rows = np.array(coarse, np.float32).reshape(-1, _dims(COARSE))
@@ -229,8 +217,6 @@ class CornerModel:
         self.no_index_rank_rows = np.array(no_index_rank, np.float32).reshape(-1, _dims(RANK))
         self.suit_rows = np.array(fine_suit, np.float32).reshape(-1, _dims(SUIT))
         self.core_rows = np.array(core, np.float32).reshape(-1, _dims(RANK_CORE))
-        self.holes = np.array(glyph_holes, np.int16)
-        self.hole_unit = np.float32(np.percentile(units, _HOLE_UNIT) if units else np.inf)
         self.ranks = np.array([CARD_NAMES[c][:-1] for c in self.labels])
         self.suits = np.array([CARD_NAMES[c][-1] for c in self.labels])
         reds, blacks = redness[True], redness[False]
@@ -252,11 +238,11 @@ class CornerModel:
             backwards = min(np.linalg.norm(f.rank - q) + np.linalg.norm(f.pip - a) for a, q in truths)
             unit = f.unit
             if near <= 0.3 * unit:
-                yield _vectors(grey, f), card, pip_redness(image, b, f), (holes(patch(grey, f, RANK_CORE)), unit)
+                yield _vectors(grey, f), card, pip_redness(image, b, f)
             elif min(near, backwards) >= 0.8 * unit:
                 negatives.append(f)
         for k in rng.permutation(len(negatives))[:_NEGATIVES]:
-            yield _vectors(grey, negatives[k]), -1, None, (-1, 0.0)
+            yield _vectors(grey, negatives[k]), -1, None
 
     def read(self, image_bgr: np.ndarray) -> list[CornerRead]:
         if not len(self.rows):
@@ -296,8 +282,6 @@ class CornerModel:
                 cell = _worst_cell(fine[j][3], nearest, RANK_CORE[1])
                 rank = core[:3] + (min(core[3], MAX_RANK_RATIO),)
             else:
-                if rank[3] > MAX_RANK_RATIO:
-                    rank = self._by_holes(rank, per_rank[j], ranks, grey, f)
                 nearest = self.rank_rows[int(np.argmax(np.where(self.ranks == rank[0], rank_sims[j], -2)))]
                 cell = _worst_cell(fine[j][1], nearest, RANK[1])
                 if cell < MIN_CELL and core[0] == rank[0] and core[3] <= MAX_CORE_CELL_RATIO:
@@ -316,8 +300,10 @@ class CornerModel:
 
     def _other_shows(self, card: int, f: IndexFrame, found: list[IndexFrame]) -> bool:
         """Whether any frame (read or not) lies where the card read at ``f``
-        has its other index: a whole card in view shows both, a heap's or a
-        fan's card whose other corner is under another card shows no index there."""
+        has its other index, running its way at its size: a whole card in
+        view shows both indices; a heap's or a fan's card whose other corner
+        lies under another card shows no index there (the marks of the card
+        over it run their own way)."""
         r, p, _, _ = self.anchors[card]
         w, h = FACE_SIZE
         rank, pip = _similar(r, p, f.rank, f.pip, [np.array([w - 1, h - 1]) - r, np.array([w - 1, h - 1]) - p])
@@ -325,25 +311,6 @@ class CornerModel:
         return any(np.linalg.norm(0.5 * (g.rank + g.pip) - middle) <= _OTHER_NEAR * f.unit
                    and float(np.dot(g.pip - g.rank, down)) >= _OTHER_TURN * g.unit
                    and _OTHER_SIZE[0] <= g.unit / f.unit <= _OTHER_SIZE[1] for g in found)
-
-    def _by_holes(self, rank: tuple, scores: np.ndarray, ranks: list[str], grey: np.ndarray, f: IndexFrame) -> tuple:
-        """The rank's lead judged against the ranks whose glyph can show the
-        holes this one shows (``HOLES_TYPICAL``, ``HOLES_RARE``): rank glyphs
-        compared by correlation, blurred at an index's size, come near each
-        other (a 9 and a 7, an 8 and a 9: Lowe's ratio 0.5-0.9), but a 7
-        never encloses the 9's hole. The best rank itself is never changed,
-        and a glyph smaller than the examples that taught the holes
-        (``hole_unit``) is left as it was: there holes close."""
-        if not len(self.holes) or f.unit < self.hole_unit:
-            return rank
-        seen = holes(patch(grey, f, RANK_CORE))
-        if seen < 0:
-            return rank
-        share = {r: float(np.mean(self.holes[self.ranks == r] == seen)) for r in ranks}
-        if share[rank[0]] < HOLES_TYPICAL:
-            return rank
-        fits = [k for k, r in enumerate(ranks) if share[r] >= HOLES_RARE]
-        return _top(scores[fits], [ranks[k] for k in fits])
 
     def _within_colour(self, suit: tuple, scores: np.ndarray, suits: list[str], red: Optional[float]) -> tuple:
         """The suit's lead judged against the suit of its own colour alone,
@@ -447,9 +414,8 @@ def corner_model(deck: Deck) -> CornerModel:
 
 
 #: Bumped when what the model learns changes, so cached models are remade.
-MODEL_VERSION = 8
-_STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits", "no_index_rank_rows", "core_rows", "holes",
-          "hole_unit")
+MODEL_VERSION = 7
+_STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits", "no_index_rank_rows", "core_rows")
 
 
 def _arrays(model: CornerModel) -> dict:

@@ -163,31 +163,6 @@ def patch(grey: np.ndarray, frame: IndexFrame, where: tuple = COARSE) -> np.ndar
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-#: Where a glyph's stroke ends and its hole begins: this share of the way
-#: from the patch's ink (5th percentile) to its paper (95th). Low, so a
-#: blurred hole, grey rather than white, still opens: on the drawn French
-#: deck's synthetic copies a 9 then shows its one hole in 42 of 42, an 8
-#: two in 33 of 42 (at one half, 30 and 18).
-_HOLE_INK = 0.25
-
-
-def holes(p: np.ndarray) -> int:
-    """How many holes the glyph in a rank patch (``RANK_CORE``) encloses:
-    paper regions (4-connected, 2 px or more) that touch no side of the
-    patch. A 7, a V or a 1 has none, a 9, a D or an R one, an 8 two; a
-    rank's glyphs blur alike at an index's size, but a hole is a hole. -1
-    when the patch holds no ink against paper."""
-    p = p.astype(np.float32)
-    lo, hi = np.percentile(p, 5), np.percentile(p, 95)
-    if hi - lo < 20:
-        return -1
-    paper = (p >= lo + _HOLE_INK * (hi - lo)).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
-    h, w = p.shape
-    x, y, pw, ph, area = (stats[1:, k] for k in range(5))
-    return int(((area >= 2) & (x > 0) & (y > 0) & (x + pw < w) & (y + ph < h)).sum())
-
-
 def vector(p: np.ndarray) -> np.ndarray:
     """A patch as a zero-mean unit row, lightly smoothed (a pixel's shift costs little)."""
     v = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 0.8).ravel()

@@ -15,12 +15,11 @@ import pytest
 
 from referee.cards import card_name, parse_card
 from vision.corner_merge import merge
-from vision.corner_read import COLOUR_CLEAR, MAX_RANK_RATIO, MAX_RATIO, CornerRead, _consistent, _top, anchors, \
-    corner_model, read_corners
+from vision.corner_read import COLOUR_CLEAR, MAX_RATIO, CornerRead, _consistent, _top, anchors, corner_model, \
+    read_corners
 from vision.deck import Deck
 from vision.enrol import deck_from_faces
 from vision.faces import builtin_faces, dataset_card
-from vision.index_corner import RANK_CORE, IndexFrame, holes, patch
 from vision.photo_sets import deck_faces, french_photo
 from vision.recognize import recognize
 
@@ -288,44 +287,6 @@ def test_a_deck_that_knows_one_card_names_no_other(french):
         shot = french_photo(faces, "dark", "report", k)
         for r in read_corners(shot.image, deck):
             assert _index_centre_owner(r, shot) == queen, card_name(r.card)
-
-
-def _index_frame(face):
-    rank, pip, _, _ = anchors(face)
-    return IndexFrame(rank, pip, 0)
-
-
-def test_a_glyphs_holes_are_counted_on_the_enrolled_faces(french):
-    """A 7, a V (J) and a 1 (ace) enclose no hole, a 9, a D (Q) and an R (K) one, an 8 two."""
-    faces, _ = french
-    want = {"7": 0, "J": 0, "A": 0, "9": 1, "Q": 1, "K": 1, "8": 2}
-    for rank, n in want.items():
-        face = cv2.resize(faces[parse_card(rank + "c")], (200, 300), interpolation=cv2.INTER_AREA)
-        assert holes(patch(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), _index_frame(face), RANK_CORE)) == n, rank
-
-
-def test_a_rank_not_clearly_nearest_is_judged_against_the_ranks_that_show_its_holes(french):
-    """Rank glyphs blurred at an index's size come near each other by
-    correlation (a 9 and a 7 at Lowe's ratio 0.5-0.9 in the rendered heaps),
-    but a 7 never encloses the 9's hole: a 9 whose hole shows need only lead
-    the ranks whose glyphs can show one. The best rank is never changed."""
-    faces, deck = french
-    model = corner_model(deck)
-    ranks = sorted(set(model.ranks))
-    nine = cv2.resize(faces[parse_card("9h")], (200, 300), interpolation=cv2.INTER_AREA)
-    grey, frame = cv2.cvtColor(nine, cv2.COLOR_BGR2GRAY), _index_frame(nine)
-    assert frame.unit >= model.hole_unit
-    scores = np.array([{"9": 0.93, "7": 0.91}.get(r, 0.6) for r in ranks])
-    rank = _top(scores, ranks)
-    assert rank[:3] == ("9", 0.93, "7") and rank[3] > MAX_RANK_RATIO       # by correlation: not clearly a 9
-    judged = model._by_holes(rank, scores, ranks, grey, frame)
-    assert judged[0] == "9" and judged[2] != "7" and judged[3] <= MAX_RANK_RATIO
-    # Taken for a 7 by correlation, the glyph with a hole is still no 7: left as it was (refused).
-    scores7 = np.array([{"7": 0.93, "9": 0.91}.get(r, 0.6) for r in ranks])
-    assert model._by_holes(_top(scores7, ranks), scores7, ranks, grey, frame) == _top(scores7, ranks)
-    # A glyph smaller than the examples that taught the holes is left as it was: there holes close.
-    small = IndexFrame(frame.rank, frame.rank + 0.5 * model.hole_unit * np.array([0.0, 1.0]), 0)
-    assert model._by_holes(rank, scores, ranks, grey, small) == rank
 
 
 def _covered(faces, top: str | None):
