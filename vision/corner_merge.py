@@ -13,7 +13,7 @@ proved that card there (two witnesses): both corners are in view, and the
 whole-face reader, which looked at all of it, doubts it (a 6 of hearts of a
 52-card pack, a rank the deck lacks, had one index read as an 8 of hearts;
 the other came nearest an 8 too, but not clearly). Unless no index shows
-where its other one would be (``CornerRead.other_shows``; round 9): a place
+where its other one would be, in the picture (``CornerRead.other_shows``; round 9): a place
 the keypoints map over a half-covered card spans its covered part too and
 looks whole, but its other corner lies under another card, and one index is
 then all there is to read, as for any heap's card. When they name several,

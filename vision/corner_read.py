@@ -134,7 +134,7 @@ class CornerRead:
     details: dict
     both: bool = False     # two index corners read this card (a whole card's both show)
     #: Some rank-over-pip pair lies where this card's other index would be
-    #: (read or not): that corner is in view. False: it is covered, or off the picture.
+    #: (read or not), or that place is off the picture. False: that corner is covered.
     other_shows: bool = True
 
 
@@ -295,19 +295,25 @@ class CornerModel:
                                    glyph - float(background[j]), max_suit_ratio)
             if reading is not None:
                 taken.append(f.rank)
-                reads.append(replace(reading, other_shows=self._other_shows(reading.card, f, found)))
+                reads.append(replace(reading, other_shows=self._other_shows(reading.card, f, found, grey.shape)))
         return _one_per_card(reads)
 
-    def _other_shows(self, card: int, f: IndexFrame, found: list[IndexFrame]) -> bool:
+    def _other_shows(self, card: int, f: IndexFrame, found: list[IndexFrame], size: tuple[int, int]) -> bool:
         """Whether any frame (read or not) lies where the card read at ``f``
         has its other index, running its way at its size: a whole card in
         view shows both indices; a heap's or a fan's card whose other corner
         lies under another card shows no index there (the marks of the card
-        over it run their own way)."""
+        over it run their own way). An other index off the picture (a
+        close-up cut by its edge) counts as showing: nothing says it is
+        covered, and a card the deck lacks (a 6 read as an 8 from one
+        index) must still meet its second witness."""
         r, p, _, _ = self.anchors[card]
         w, h = FACE_SIZE
         rank, pip = _similar(r, p, f.rank, f.pip, [np.array([w - 1, h - 1]) - r, np.array([w - 1, h - 1]) - p])
         middle, down = 0.5 * (rank + pip), (pip - rank) / max(1e-6, float(np.linalg.norm(pip - rank)))
+        margin = f.unit
+        if not (margin <= middle[0] <= size[1] - margin and margin <= middle[1] <= size[0] - margin):
+            return True
         return any(np.linalg.norm(0.5 * (g.rank + g.pip) - middle) <= _OTHER_NEAR * f.unit
                    and float(np.dot(g.pip - g.rank, down)) >= _OTHER_TURN * g.unit
                    and _OTHER_SIZE[0] <= g.unit / f.unit <= _OTHER_SIZE[1] for g in found)
