@@ -12,7 +12,11 @@ places), *both* its index corners must read it, or the keypoints must have
 proved that card there (two witnesses): both corners are in view, and the
 whole-face reader, which looked at all of it, doubts it (a 6 of hearts of a
 52-card pack, a rank the deck lacks, had one index read as an 8 of hearts;
-the other came nearest an 8 too, but not clearly). When they name several,
+the other came nearest an 8 too, but not clearly). Unless no index shows
+where its other one would be, in the picture (``CornerRead.other_shows``; round 9): a place
+the keypoints map over a half-covered card spans its covered part too and
+looks whole, but its other corner lies under another card, and one index is
+then all there is to read, as for any heap's card. When they name several,
 or another card's index was read inside it (a card's face holds no other
 index; on the rendered tune heaps such outlines fill 0.68 of the card the
 index places, as much as a whole card might), the found "card" is a heap's
@@ -74,7 +78,8 @@ def merge(cards: list[dict], reads: list[CornerRead], proposed: Sequence[tuple[i
         if e["card"] is None and len(names) == 1 and not any(o["card"] in names for o in out) \
                 and not _holds_another_index(np.float32(e["corners"]), reads, rs[0].card):
             seconded = rs[0].both or (k < len(proposed) and rs[0].card in proposed[k])
-            if not seconded and overlap.iou(np.float32(e["corners"]), rs[0].corners) >= _WHOLE_IN_VIEW:
+            if not seconded and rs[0].other_shows \
+                    and overlap.iou(np.float32(e["corners"]), rs[0].corners) >= _WHOLE_IN_VIEW:
                 continue                   # a whole card the face reader doubts: one index is not enough
             e.update(card=names.pop(), confidence=round(float(rs[0].confidence), 3), index=_points(rs[0].index))
         elif e["card"] is None:

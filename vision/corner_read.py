@@ -32,7 +32,8 @@ square (a 4:3 photo exported to 640 x 640) is read made square again
 (``read_corners``' ``stretch``, ``vision.stretch``). Frames on the same index are
 merged; two frames of one card (its two corners) are one card, marked as
 read by both (``CornerRead.both``: what a whole card the whole-face reader
-doubts needs before its index names it, ``vision.corner_merge``). Otherwise:
+doubts needs before its index names it, ``vision.corner_merge``, unless no
+index at all shows where its other one would be: ``CornerRead.other_shows``). Otherwise:
 nothing. Never a guess.
 
 Cost (one OpenCV thread, the shared machine at a load of ~9): the model, once
@@ -95,6 +96,15 @@ COARSE_MIN = 0.75
 #: The worst inked cell of the rank glyph (``_worst_cell``), and what counts as inked.
 MIN_CELL = 0.3
 _INKED = 0.35
+#: A frame is at a card's other index when its middle is this near (in units
+#: of the read's rank-to-pip distance) to where the read places that index's
+#: middle (placed from one index, the other lies 8-10 units away, and a phone
+#: photo's perspective puts it a unit off: a 6 of hearts of the classic tune
+#: half, 1.2 units), it runs that index's way (within 30 degrees) and is
+#: about its size.
+_OTHER_NEAR = 1.5
+_OTHER_TURN = float(np.cos(np.radians(30)))
+_OTHER_SIZE = (0.7, 1.4)
 #: Synthetic copies of each enrolled face, and the face's height in them (px).
 COPIES = 10
 _HEIGHTS = (170.0, 460.0)
@@ -123,6 +133,9 @@ class CornerRead:
     corners: np.ndarray    # 4 x 2: the whole card as its index places it (TL TR BR BL of the face)
     details: dict
     both: bool = False     # two index corners read this card (a whole card's both show)
+    #: Some rank-over-pip pair lies where this card's other index would be
+    #: (read or not), or that place is off the picture. False: that corner is covered.
+    other_shows: bool = True
 
 
 def anchors(face: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray, float, float]]:
@@ -282,8 +295,28 @@ class CornerModel:
                                    glyph - float(background[j]), max_suit_ratio)
             if reading is not None:
                 taken.append(f.rank)
-                reads.append(reading)
+                reads.append(replace(reading, other_shows=self._other_shows(reading.card, f, found, grey.shape)))
         return _one_per_card(reads)
+
+    def _other_shows(self, card: int, f: IndexFrame, found: list[IndexFrame], size: tuple[int, int]) -> bool:
+        """Whether any frame (read or not) lies where the card read at ``f``
+        has its other index, running its way at its size: a whole card in
+        view shows both indices; a heap's or a fan's card whose other corner
+        lies under another card shows no index there (the marks of the card
+        over it run their own way). An other index off the picture (a
+        close-up cut by its edge) counts as showing: nothing says it is
+        covered, and a card the deck lacks (a 6 read as an 8 from one
+        index) must still meet its second witness."""
+        r, p, _, _ = self.anchors[card]
+        w, h = FACE_SIZE
+        rank, pip = _similar(r, p, f.rank, f.pip, [np.array([w - 1, h - 1]) - r, np.array([w - 1, h - 1]) - p])
+        middle, down = 0.5 * (rank + pip), (pip - rank) / max(1e-6, float(np.linalg.norm(pip - rank)))
+        margin = f.unit
+        if not (margin <= middle[0] <= size[1] - margin and margin <= middle[1] <= size[0] - margin):
+            return True
+        return any(np.linalg.norm(0.5 * (g.rank + g.pip) - middle) <= _OTHER_NEAR * f.unit
+                   and float(np.dot(g.pip - g.rank, down)) >= _OTHER_TURN * g.unit
+                   and _OTHER_SIZE[0] <= g.unit / f.unit <= _OTHER_SIZE[1] for g in found)
 
     def _within_colour(self, suit: tuple, scores: np.ndarray, suits: list[str], red: Optional[float]) -> tuple:
         """The suit's lead judged against the suit of its own colour alone,

@@ -287,3 +287,34 @@ def test_a_deck_that_knows_one_card_names_no_other(french):
         shot = french_photo(faces, "dark", "report", k)
         for r in read_corners(shot.image, deck):
             assert _index_centre_owner(r, shot) == queen, card_name(r.card)
+
+
+def _covered(faces, top: str | None):
+    """A Kd lying on a dark table, turned 20 degrees, with (``top``) a card
+    over its bottom-right corner, where its second index is."""
+    canvas = np.full((800, 900, 3), (40, 42, 38), np.uint8)
+    for name, centre, angle in (("Kd", (380, 360), 20.0), (top, (540, 545), -35.0)):
+        if name is None:
+            continue
+        face = cv2.resize(faces[parse_card(name)], (200, 300))
+        m = cv2.getRotationMatrix2D((100, 150), angle, 1.0)
+        m[:, 2] += np.array(centre) - (100, 150)
+        mask = cv2.warpAffine(np.full((300, 200), 255, np.uint8), m, (900, 800)) > 0
+        canvas[mask] = cv2.warpAffine(face, m, (900, 800))[mask]
+    return canvas
+
+
+def test_a_card_whose_other_index_is_covered_is_not_taken_for_a_whole_card(french):
+    """A card the whole-face reader doubts takes its index's name only with
+    a second witness when its other index is in view (a 6 of hearts read as
+    an 8 from one corner). Where a card lies over that corner, no index is
+    there at all: the card is a heap's, and one index is its read (the
+    rendered green tune heaps lost a Kd and a Jc, half covered, so)."""
+    faces, deck = french
+    whole = [r for r in read_corners(_covered(faces, None), deck) if card_name(r.card) == "Kd"]
+    assert whole and whole[0].other_shows
+    covered = [r for r in read_corners(_covered(faces, "Jc"), deck) if card_name(r.card) == "Kd"]
+    assert covered and not covered[0].other_shows and not covered[0].both
+    unknown = _entry(None, [tuple(p) for p in covered[0].corners])
+    assert [e["card"] for e in merge([unknown], [replace(covered[0], other_shows=True)])] == [None]
+    assert merge([unknown], covered)[0]["card"] == "Kd"
