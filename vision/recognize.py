@@ -103,11 +103,11 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
         # by a shadow, has no outline: where a card's layout lies by its
         # keypoints alone, proven inside as an outline is.
         for quad in layout_outlines(image_bgr, deck, seen):
-            marks = [p for p in places if _mark_on(p, quad)]
-            if not any(overlap.share(p.quad, quad) >= _SAME_PLACE for p in places if not any(p is m for m in marks)):
+            cards = [p for p in places if not _mark_on(p, quad)]
+            if not any(overlap.share(p.quad, quad) >= _SAME_PLACE for p in cards):
                 place = _inside(image_bgr, quad, deck, outline=False)
                 if place is not None:
-                    places = [p for p in places if not any(p is m for m in marks)] + [place]
+                    places = cards + [place]
     if square_by is None:
         square_by = _stretch_of(places)
     return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places], square_by
