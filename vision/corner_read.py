@@ -136,6 +136,8 @@ class CornerRead:
     #: Some rank-over-pip pair lies where this card's other index would be
     #: (read or not), or that place is off the picture. False: that corner is covered.
     other_shows: bool = True
+    #: The frame it was read from: its rank glyph's centre and its pip's (2 x 2, photo px).
+    frame: Optional[np.ndarray] = None
 
 
 def anchors(face: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray, float, float]]:
@@ -362,7 +364,8 @@ class CornerModel:
         box_w, box_h = _INDEX_BOX[0] * w, _INDEX_BOX[1] * h
         index = _similar(r, p, f.rank, f.pip, [[0, 0], [box_w, 0], [box_w, box_h], [0, box_h]])
         corners = _similar(r, p, f.rank, f.pip, [[0, 0], [w, 0], [w, h], [0, h]])
-        return CornerRead(card, round(0.8 + 0.2 * lead, 4), index, corners, details)
+        return CornerRead(card, round(0.8 + 0.2 * lead, 4), index, corners, details,
+                          frame=np.float32([f.rank, f.pip]))
 
 
 def grey_photo(image_bgr: np.ndarray) -> bool:
@@ -459,8 +462,8 @@ def read_corners(image_bgr: np.ndarray, deck: Deck, stretch: float = 1.0) -> lis
     reads = corner_model(deck).read(square)
     if square is image_bgr:
         return reads
-    return [replace(r, index=(r.index * back).astype(np.float32), corners=(r.corners * back).astype(np.float32))
-            for r in reads]
+    return [replace(r, index=(r.index * back).astype(np.float32), corners=(r.corners * back).astype(np.float32),
+                    frame=None if r.frame is None else (r.frame * back).astype(np.float32)) for r in reads]
 
 
 def square_pixels(image_bgr: np.ndarray, stretch: float) -> tuple[np.ndarray, np.ndarray]:
