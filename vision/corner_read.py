@@ -52,6 +52,7 @@ import numpy as np
 
 from referee.cards import CARD_NAMES, parse_card
 
+from . import corner_linear
 from .deck import FACE_SIZE, Deck
 from .index_corner import COARSE, RANK, RANK_CORE, SUIT, Gates, IndexFrame, blobs, frames, grey_of, patch, \
     pip_redness, vector
@@ -80,6 +81,13 @@ MAX_CORE_RATIO = 0.25
 #: A rank glyph whose worst cell fails is judged again by its core's worst
 #: cell when the core names the same rank by this ratio (see ``read``).
 MAX_CORE_CELL_RATIO = 0.4
+#: A rank glyph refused for its lead (ratio or score) is still read when
+#: ``vision.corner_linear``'s classifier names the same rank, and no "no
+#: index", by this margin, its correlation at least ``LINEAR_FLOOR``. On
+#: bidly's deals 1-3 right glyphs so refused came at 0.75-0.84 (a 9h, a Kd),
+#: the 52-card pack's 2-6 at most 0.43 (a 6s as an 8s).
+LINEAR_MARGIN = 0.7
+LINEAR_FLOOR = 0.7
 #: A frame's rank glyph must be nearer to its rank's examples than to every
 #: "no index" mark's by this. Judged on the rank glyph: the whole index,
 #: small and blurred, is as like a mark of the face's middle (0.95-0.98) as
@@ -221,6 +229,10 @@ class CornerModel:
         self.core_rows = np.array(core, np.float32).reshape(-1, _dims(RANK_CORE))
         self.ranks = np.array([CARD_NAMES[c][:-1] for c in self.labels])
         self.suits = np.array([CARD_NAMES[c][-1] for c in self.labels])
+        ranks = sorted(set(self.ranks))
+        rank_of = np.array([ranks.index(r) for r in self.ranks] + [len(ranks)] * len(self.no_index_rank_rows), np.int32)
+        self.rank_linear = corner_linear.fit(np.vstack([self.rank_rows, self.no_index_rank_rows]), rank_of,
+                                             len(ranks) + 1)
         reds, blacks = redness[True], redness[False]
         self.red_split = 0.5 * (float(np.median(reds)) + float(np.median(blacks))) if reds and blacks else None
 
@@ -291,10 +303,19 @@ class CornerModel:
                     # core alone, which holds every stroke, judges whether one is missing.
                     near_core = self.core_rows[int(np.argmax(np.where(self.ranks == core[0], core_sims[j], -2)))]
                     cell = max(cell, _worst_cell(fine[j][3], near_core, RANK_CORE[1]))
+            seconded = ""
+            if (rank[1] < MIN_SCORE or rank[3] > MAX_RANK_RATIO) and rank[1] >= LINEAR_FLOOR and len(ranks) >= 2:
+                named, margin = corner_linear.best(self.rank_linear, fine[j][1])
+                if named == ranks.index(rank[0]) and margin >= LINEAR_MARGIN:
+                    # The linear classifier names the same rank clearly: read at the lowest lead.
+                    seconded = f"{rank[0]} by {margin:.2f}"
+                    rank = (rank[0], max(rank[1], MIN_SCORE), rank[2], MAX_RANK_RATIO)
             suit = self._within_colour(suit, per_suit[j], suits, pip_redness(image_bgr, b, f))
             glyph = float(per_rank[j][ranks.index(rank[0])])
             reading = self._decide(image_bgr, b, f, rank, suit, cell, float(index_like[keep[j]]),
                                    glyph - float(background[j]), max_suit_ratio)
+            if reading is not None and seconded:
+                reading.details["linear"] = seconded
             if reading is not None:
                 taken.append(f.rank)
                 reads.append(replace(reading, other_shows=self._other_shows(reading.card, f, found, grey.shape)))
@@ -423,8 +444,9 @@ def corner_model(deck: Deck) -> CornerModel:
 
 
 #: Bumped when what the model learns changes, so cached models are remade.
-MODEL_VERSION = 7
-_STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits", "no_index_rank_rows", "core_rows")
+MODEL_VERSION = 8
+_STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits", "no_index_rank_rows", "core_rows",
+          "rank_linear")
 
 
 def _arrays(model: CornerModel) -> dict:
