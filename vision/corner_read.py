@@ -20,7 +20,9 @@ parts, each against its own examples: the rank glyph (the 8 ranks, every
 suit's examples pooled) and the pip (the 4 suits, every rank's pooled). A
 frame is read when both reach ``MIN_SCORE`` and are clearly nearer than
 the next rank and suit (Lowe's distance ratio; a rank glyph with a fanned
-neighbour's edge beside it, by the glyph's core alone, more clearly), the rank's worst cell
+neighbour's edge beside it, by the glyph's core alone, more clearly; a
+glyph refused for its lead alone, when ``vision.corner_linear``'s classifier
+names the same rank clearly), the rank's worst cell
 agrees (a rank the deck lacks, a 3 against an 8, differs in one cell), the
 pip's colour (red or black, calibrated on the enrolled faces' examples) is
 its suit's (when that colour is clear, the suit need only lead the other
