@@ -38,6 +38,12 @@ doubts needs before its index names it, ``vision.corner_merge``, unless no
 index at all shows where its other one would be: ``CornerRead.other_shows``). Otherwise:
 nothing. Never a guess.
 
+Why one module over 500 lines: learning and reading share every patch,
+threshold and example array of ``CornerModel``, and a rule of the reader is
+only understood beside the examples it is judged against; the finder
+(``vision.index_corner``), the merge (``vision.corner_merge``) and the
+linear second opinion (``vision.corner_linear``) live apart.
+
 Cost (one OpenCV thread, the shared machine at a load of ~9): the model, once
 per deck, ~6 s (learnt by ``calibrate deck`` and kept in the deck's
 directory, ``corners.npz``); a
