@@ -53,6 +53,13 @@ from .deck import portrait, side_sums
 _AT_CORNER = 0.15
 #: Two index boxes sharing more than this share of the smaller are one index.
 _SAME_INDEX = 0.3
+#: Two reads whose boxes share more than ``_SAME_INDEX`` are still two
+#: indices when each was read from its own ink (``_side_by_side``): rank
+#: glyphs and pips this many rank-to-pip units apart, their index boxes
+#: within 12 degrees and 15 % in size.
+_APART = 0.8
+_PARALLEL = float(np.cos(np.radians(12)))
+_SAME_SIZE = 0.15
 #: A found card is the whole card its index places (both its index corners in
 #: view) when the two overlap by this much (intersection over union). On the
 #: tune halves: whole cards 0.78-0.96; a covered heap card's outline (its
@@ -105,7 +112,7 @@ def _one_name_per_index(reads: list[CornerRead]) -> tuple[list[CornerRead], list
     for i, a in enumerate(reads):
         for j in range(i + 1, len(reads)):
             b = reads[j]
-            if a.card != b.card and overlap.share(a.index, b.index) > _SAME_INDEX:
+            if a.card != b.card and overlap.share(a.index, b.index) > _SAME_INDEX and not _side_by_side(a, b):
                 clash.update((i, j))
     kept = [r for i, r in enumerate(reads) if i not in clash]
     places: list[CornerRead] = []
@@ -113,6 +120,29 @@ def _one_name_per_index(reads: list[CornerRead]) -> tuple[list[CornerRead], list
         if all(overlap.share(r.index, p.index) <= _SAME_INDEX for p in places):
             places.append(r)
     return kept, places
+
+
+def _side_by_side(a: CornerRead, b: CornerRead) -> bool:
+    """Whether two reads are two indices of a fan, side by side: in a tight
+    fan the index boxes (a quarter of the face's width) of neighbouring cards
+    share up to 41 % (bidly's deal 3: an Ac beside a Jd, a 9c beside a Kh,
+    every one of them right), yet each was read from its own ink. Two frames
+    of their own (both rank glyphs and both pips ``_APART`` units apart),
+    their index boxes running one way (within ``_PARALLEL``) at one size
+    (``_SAME_SIZE``): a read placed wrong (an index turned or shrunk by a bad
+    anchor, the clash this rule guards against) or a frame pairing one
+    card's glyph with another's pip does neither. The boxes, not the frames,
+    give the size: a rank's glyph centre lies higher or lower by its shape
+    (an A's 15 % further from its pip than a J's)."""
+    if a.frame is None or b.frame is None:
+        return False
+    da, db = a.index[3] - a.index[0], b.index[3] - b.index[0]
+    la, lb = float(np.linalg.norm(da)), float(np.linalg.norm(db))
+    if min(la, lb) <= 0 or abs(la - lb) > _SAME_SIZE * min(la, lb) or float(np.dot(da, db)) < _PARALLEL * la * lb:
+        return False
+    unit = min(float(np.linalg.norm(r.frame[1] - r.frame[0])) for r in (a, b))
+    return float(np.linalg.norm(a.frame[0] - b.frame[0])) >= _APART * unit \
+        and float(np.linalg.norm(a.frame[1] - b.frame[1])) >= _APART * unit
 
 
 def _holds_another_index(quad: np.ndarray, reads: list[CornerRead], card: int) -> bool:

@@ -88,6 +88,8 @@ def test_the_model_is_kept_in_the_deck_directory(french):
     model = corner_model(again)
     assert np.array_equal(model.rows, corner_model(deck).rows)
     assert model.gates == corner_model(deck).gates
+    # The linear second opinion is kept with it: 8 ranks and "no index".
+    assert model.rank_linear.shape[1] == 9 and np.array_equal(model.rank_linear, corner_model(deck).rank_linear)
 
 
 def test_recognize_reports_a_heap_card_with_its_index_box(french):
@@ -106,7 +108,8 @@ def _read(card: str, centre=(100.0, 100.0), confidence=0.95) -> CornerRead:
     x, y = centre
     index = np.float32([[x - 10, y - 15], [x + 10, y - 15], [x + 10, y + 15], [x - 10, y + 15]])
     corners = np.float32([[x - 15, y - 20], [x + 135, y - 20], [x + 135, y + 210], [x - 15, y + 210]])
-    return CornerRead(parse_card(card), confidence, index, corners, {})
+    frame = np.float32([[x, y - 8], [x, y + 6]])     # its rank glyph's centre over its pip's, 14 px apart
+    return CornerRead(parse_card(card), confidence, index, corners, {}, frame=frame)
 
 
 def _entry(card, quad=((80, 75), (230, 75), (230, 305), (80, 305))):
@@ -318,3 +321,19 @@ def test_a_card_whose_other_index_is_covered_is_not_taken_for_a_whole_card(frenc
     unknown = _entry(None, [tuple(p) for p in covered[0].corners])
     assert [e["card"] for e in merge([unknown], [replace(covered[0], other_shows=True)])] == [None]
     assert merge([unknown], covered)[0]["card"] == "Kd"
+
+
+def test_two_fanned_indices_whose_boxes_overlap_are_two_cards():
+    """In a tight fan neighbouring cards' index boxes share up to 41 %
+    (bidly's deal 3), yet each was read from its own glyph and pip: both are
+    named. The same boxes read from one glyph (the frames under a unit apart)
+    or running two ways are one index named twice: nothing is named."""
+    fan = merge([], [_read("Ac", (300, 300), 0.94), _read("Jd", (312, 300), 0.93)])
+    assert sorted(e["card"] for e in fan) == ["Ac", "Jd"]
+    one_glyph = merge([], [_read("Ac", (300, 300), 0.94), _read("Jd", (306, 302), 0.93)])
+    assert [e["card"] for e in one_glyph] == [None]
+    turned = _read("Jd", (312, 300), 0.93)
+    turn = np.float32([[0.94, -0.34], [0.34, 0.94]])           # 20 degrees
+    centre = np.float32([312, 300])
+    turned = replace(turned, index=(turned.index - centre) @ turn.T + centre)
+    assert [e["card"] for e in merge([], [_read("Ac", (300, 300), 0.94), turned])] == [None]
