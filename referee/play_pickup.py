@@ -61,6 +61,7 @@ class PickupWatch:
                 not cards.shows(card) and card not in cards.back_in_hand:
             if not play.trick and self._just_written(t):
                 # Leaving with the trick just written (its pickup's last reads), not a card of the next.
+                self._time_pickup(t)
                 last = play.trick_number - 1
                 return self._wrong_card(zone, card, oid, last) or \
                     (None if asked else self._ask_taken_back(zone, card, oid, trick=last))
@@ -183,14 +184,17 @@ class PickupWatch:
     def _just_written(self, t: float) -> bool:
         """Was the trick before the one on the table (none of whose cards is recorded yet) picked up
         just before ``t``, or is its pickup still to come, so that a read at ``t`` is of its pickup?
-        (The first such read times that pickup.)"""
+        (A read it says so of then times that pickup: :meth:`_time_pickup`.)"""
         play = self.game.play
         if self.flushed is None or self.flushed[0] != play.trick_number - 1:
             return False
-        if self.flushed[1] is None:                   # its pickup was not seen: this read is of it
+        return self.flushed[1] is None or t - self.flushed[1] < PILE_LATE
+
+    def _time_pickup(self, t: float) -> None:
+        """A read at ``t`` is of the pickup of the trick just written: when nobody saw that pickup,
+        this first read of it times it (the reads within :data:`PILE_LATE` after are of it too)."""
+        if self.flushed is not None and self.flushed[1] is None:
             self.flushed = (self.flushed[0], t)
-            return True
-        return t - self.flushed[1] < PILE_LATE
 
     def _dealt_in_pile(self, card: Card, oid: int, pile: str, trick: int, t: float) -> Optional[Iterator[Proposal]]:
         """``card``, which no play holds and not a card the camera alone read wrong, went to
@@ -314,6 +318,7 @@ class PickupWatch:
                 elif play.trick_number > 1:           # the trick just picked up: misread?
                     misread = self._wrong_card(None, card, oid, play.trick_number - 1, where)
                     if misread is None and self._just_written(t):
+                        self._time_pickup(t)
                         misread = self._dealt_in_pile(card, oid, where, play.trick_number - 1, t)
                     if misread is not None:
                         return misread

@@ -76,7 +76,9 @@ class TableRules:
                     self.found.remove(old)
                     yield Notice(f"trick {trick} went to the pile of its winner's side after all: no wrong pickup")
                 continue
-            new = wrong_pickup(trick, pickup, winner, tuple(n for n in refs if self._in_doubt(hand, n)))
+            for n in refs:
+                self._note_unseen_going(hand, n)
+            new = wrong_pickup(trick, pickup, winner, tuple(n for n in refs if self._in_doubt(n)))
             if old is None:
                 yield from self.report(hand, new)
             elif old[1] != new:
@@ -87,19 +89,23 @@ class TableRules:
                     self.found.remove((hand, new))
                     yield from self.report(hand, new)
 
-    def _in_doubt(self, hand: int, n: int) -> bool:
-        """Does a wrong pickup resting on play ``n`` (of ``hand``) have to wait: the play rests on one
-        read, or no antenna has read its card going with the trick yet (it may have been shown and
-        taken back, its return unread, and the real card never read: game 3100367)?"""
+    def _note_unseen_going(self, hand: int, n: int) -> None:
+        """Play ``n`` of ``hand``, not read once, whose card no antenna has read going with its
+        trick yet (it may have been shown and taken back, its return unread, and the
+        real card never read: game 3100367) is noted as resting on that one read, to confirm."""
+        if self.game.read_once(n) or n in self.confirming.plays:
+            return
+        one = self.unseen_going(hand, n)
+        if one is not None:
+            self.confirming.note(n, one)
+
+    def _in_doubt(self, n: int) -> bool:
+        """Does a wrong pickup resting on play ``n`` have to wait: the play rests on one read, or no
+        antenna has read its card going with the trick yet (noted by :meth:`_note_unseen_going`)?"""
         if self.game.read_once(n):
             return True
         one = self.confirming.plays.get(n)
-        if one is None:
-            one = self.unseen_going(hand, n)
-            if one is None:
-                return False
-            self.confirming.note(n, one)
-        return one.going
+        return one is not None and one.going
 
 
 def wrong_pickup(trick: int, pickup: dict[str, Any], winner: Seat, to_confirm: tuple[int, ...] = ()) -> Violation:
