@@ -263,9 +263,13 @@ class PlayWatch(TurnOrder, PickupWatch):
                                f"the RFID's is recorded", hand=hand, trick=trick, seat=seat, proposal=mismatch[1],
                                alternative=mismatch[0], ref=n, evidence=tuple(oids)))
 
-    def name_card(self, ref: int, card: Card, why: dict) -> Iterator[Proposal]:
-        """The console names the card of play event ``ref`` (a misread): its word, not a sensor's read."""
+    def name_card(self, ref: int, card: Card, why: dict, evidence: tuple = ()) -> Iterator[Proposal]:
+        """The console names the card of play event ``ref`` (a misread): its word, not a sensor's read.
+        The play keeps its evidence (the reads of that card, misread), unless ``evidence`` gives the
+        reads of the card named: the recorded one was another card, shown and taken back."""
         old = {k: v for k, v in self.game.current(ref).items() if k != "sources"}
+        if evidence:
+            old["evidence"] = list(evidence)
         yield from self.correct_play(ref, {**old, "card": card_name(card)}, "misread", why)
 
     def correct_play(self, ref: int, replacement: dict[str, Any], reason: str, why: dict) -> Iterator[Proposal]:
@@ -301,8 +305,9 @@ class PlayWatch(TurnOrder, PickupWatch):
                                             card_override=card))
 
     # -- the console --------------------------------------------------------------------
-    def answer(self, c: Conflict, action: str, card: Optional[Card], why: dict) -> Iterator[Proposal]:
-        """The console answered one of this part's conflicts (every kind but the deal watcher's)."""
+    def answer(self, c: Conflict, action: str, card: Optional[Card], why: dict, oid: int = 0) -> Iterator[Proposal]:
+        """The console answered (observation ``oid``) one of this part's conflicts (every kind but
+        the deal watcher's)."""
         if c.kind == "out-of-turn":
             yield Settle(c, "confirmed" if action == "confirm" else "dismissed", action)
             item = c.item
@@ -359,7 +364,7 @@ class PlayWatch(TurnOrder, PickupWatch):
                     else:
                         self.played[chosen] = (c.trick, c.seat, c.ref)
                 try:
-                    yield from self.name_card(c.ref, chosen, why)
+                    yield from self.name_card(c.ref, chosen, why, self._evidence_of_named(c, chosen, oid))
                 except RecordError:
                     self.played = known
                     raise
@@ -396,6 +401,18 @@ class PlayWatch(TurnOrder, PickupWatch):
                                f"but it was recorded as {SEAT_NAMES[seat]}'s card at trick {trick} too: which card "
                                f"did {SEAT_NAMES[seat]} play at trick {trick}?", trick=trick, seat=seat,
                                blocking=True, ref=n))
+
+    @staticmethod
+    def _evidence_of_named(c: Conflict, chosen: Card, oid: int) -> tuple:
+        """The evidence of the card the console named, answering ``c`` (observation ``oid``), for a
+        recorded play: none of its own (``()``: the play keeps its reads, of that card misread),
+        unless the question rests on a read saying the recorded card was another card, shown and
+        taken back (a ``card-unknown`` with a read and a card it proposes). Then the reads recorded
+        are of that other card (game 3400386): the card named has the question's read when it is
+        the card proposed, else the console's word alone."""
+        if c.kind != "card-unknown" or c.proposal is None or not c.evidence:
+            return ()
+        return tuple(c.evidence) if chosen == c.proposal else (oid,) if oid else ()
 
     def _recorded_as(self, n: int, card: Optional[Card]) -> bool:
         """Does play event ``n`` hold ``card`` now (as corrected)?"""
