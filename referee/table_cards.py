@@ -27,6 +27,9 @@ TAKEBACK_WAIT = 1.0
 LONE_WAIT = 2.0
 #: A tag seen leaving a hand this soon after it came back is a late read of the earlier edge.
 STALE_READ = 0.4
+#: A tag seen leaving a play zone this soon after its card came back to the hand is a late (0.2-0.8 s)
+#: or repeated report of the card going back; later, the card was put down again, unseen.
+BACK_LATE = 1.0
 #: Seconds between a tag leaving a hand and its card landing in a zone: a card read in a zone
 #: longer after (or before) its tag left a hand is not that hand's card on its way (a card shown
 #: and taken back whose return was missed leaves its hand read for the rest of the hand).
@@ -127,6 +130,12 @@ class TableCards:
         """Is a tag read of ``card`` at ``t`` a late read of it from before it came back to the hand?"""
         back = self.back_in_hand.get(card)
         return back is not None and t - back < STALE_READ
+
+    def just_back(self, card: Card, t: float) -> bool:
+        """Is a tag read of ``card`` leaving a play zone at ``t`` a late report of its going back to
+        the hand (not of the card put down again, its leaving the hand unread: game 6100258)?"""
+        back = self.back_in_hand.get(card)
+        return back is not None and t - back < BACK_LATE
 
     def came_back(self, card: Card, t: float) -> None:
         """``card``'s tag came back into its hand at ``t``."""

@@ -234,6 +234,13 @@ CASES = [
     # the pickup it was lost: the contract counted failed, the game ended a hand early, and its last hand's
     # revoke was never seen (now: a tag that corrects a card into a belote card takes the word waiting)
     (5300605, "contree", "realistic"),
+    # round 10, a miss on the fresh work seed 61 (classic, RFID only, harsher faults): N's ♦J, shown and
+    # taken back at trick 7, was put down again at trick 8 with only its leaving the zone read (at the
+    # game's last pickup); a card once back in its hand was never again taken for a card leaving a zone,
+    # so the last trick stayed open, the hand was never scored and E's revoke of trick 1 (found only by
+    # the end-of-hand audit: the deal was not seen whole) was missed (now: only a read within 1 s of its
+    # coming back is a late report of its going back)
+    (6100258, "classic", "realistic,misread=0.1,knocked=0.1,takeback=0.2,camera=false"),
 ]
 
 
