@@ -162,14 +162,16 @@ class PlayWatch(TurnOrder, PickupWatch):
             trick, seat, n = self.played[card]
             if obs.t > self.left_zone.get(card, (0, 0, obs.t))[2] and (not camera or seat == zone):
                 del self.left_zone[card]              # back in a zone: it was moved, not picked up
-            if not camera and seat == zone and n and trick < play.trick_number - (not play.trick) \
+            if not camera and n and (seat != zone or trick < play.trick_number - (not play.trick)) \
                     and self._camera_alone(n) and isinstance(obs, CardSeen):
-                # Its tag lands in the zone tricks after the camera alone read it there: the camera
-                # misread that seat's earlier card as this one, which is being played now.
+                # Its tag lands in the zone tricks after the camera alone read it there, or in another
+                # seat's zone (not knocked there: the camera saw no card leave a zone just before): the
+                # camera misread that seat's card as this one, which is being put down now (game
+                # 6200190: S's ♣A read as the ♠A for sure, N's ♠A then shown, its tag read in N's zone).
                 self.cards.seen(obs, zone, oid, {})
                 return one(Ask(Conflict(
                     "card-unknown", f"{SEAT_NAMES[seat]}'s card at trick {trick} was recorded as {pretty(card)} "
-                    f"(only the camera read it), but the tag of {pretty(card)} came into {SEAT_NAMES[seat]}'s zone "
+                    f"(only the camera read it), but the tag of {pretty(card)} came into {SEAT_NAMES[zone]}'s zone "
                     f"now: which card did {SEAT_NAMES[seat]} play at trick {trick}?", trick=trick, seat=seat,
                     blocking=True, ref=n, evidence=(oid,))))
             if not camera:

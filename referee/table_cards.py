@@ -152,9 +152,13 @@ class TableCards:
             return
         for item in self.items:
             if item.rfid == obs.card or (item.rfid is None and item.zone == seat and item.origin is None
-                                         and abs(item.t - obs.t) < HAND_TO_ZONE and item.cam_seen):
+                                         and abs(item.t - obs.t) < HAND_TO_ZONE and item.cam_seen
+                                         and item.gone_t is None):
                 # Its tag read before, or the camera's card landing in this seat's zone as the tag left
-                # (a camera read of this card elsewhere, or long before, is a misread of another card).
+                # (a camera read of this card elsewhere, or long before, is a misread of another card;
+                # one the camera saw leave the zone again was shown and taken back, not this card on
+                # its way: game 6200265, E's ♦7 taken for the ♥J shown just before, and the camera's
+                # misread of the ♦7 recorded as E's card).
                 item.origin = seat
                 item.add_rfid(obs.card, (obs.zone, "out"))
                 item.oids.append(oid)

@@ -241,6 +241,16 @@ CASES = [
     # the end-of-hand audit: the deal was not seen whole) was missed (now: only a read within 1 s of its
     # coming back is a late report of its going back)
     (6100258, "classic", "realistic,misread=0.1,knocked=0.1,takeback=0.2,camera=false"),
+    # round 10, a miss on work seed 62 (contrée, both sensors, harsher faults): E showed the ♥J (the camera
+    # saw it land and leave) and put down the ♦7, which the camera misread as the ♦8; the ♦7's tag leaving
+    # E's hand was given to the ♥J, the ♦8 recorded as E's card, and the hand went a trick out of step (a
+    # planted out-of-turn at trick 6 missed). Now a card seen leaving its zone takes no tag leaving a hand.
+    (6200265, "contree", "realistic,misread=0.1,knocked=0.1,takeback=0.2"),
+    # round 10, a false must-follow on work seed 62 (classic, both sensors, harsher faults): S's ♣A, read by
+    # the camera alone as the ♠A (92 % sure), was recorded; N's ♠A, shown in N's zone (both sensors read it)
+    # and taken back, changed nothing, the hand went out of step and N was accused of not following spades
+    # with the ♠A (now: a tag landing in another seat's zone asks about a card the camera alone read as it)
+    (6200190, "classic", "realistic,misread=0.1,knocked=0.1,takeback=0.2"),
 ]
 
 
