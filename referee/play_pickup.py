@@ -68,7 +68,7 @@ class PickupWatch:
             misread = self._wrong_card(zone, card, oid)
             if misread is not None:
                 on_table.add(card)
-                cards.gone_cards.add(card)
+                cards.went(card, t)
                 return chain(misread, self.card_gone(source, zone, card, t, oid))
             question = None if asked else self._ask_taken_back(zone, card, oid)
             if question is not None:
@@ -94,11 +94,11 @@ class PickupWatch:
         if card is not None and (card in on_table or cards.shows(card)) and not elsewhere:
             # A card of this trick (not a late read of the last one; and, the camera's, where it lies:
             # one it reads leaving another seat's zone is another card, shown there, misread as it).
-            cards.gone_cards.add(card)
+            cards.went(card, t)
             if card in play.trick:
                 self.left_zone[card] = (self.game.hand_number, play.trick_number, t)
         here = on_table | {c for i in cards.items for c in (i.cam, i.rfid) if c is not None}
-        pickup = (card is None and (on_table or cards.items)) or len(cards.gone_cards & here) >= 2
+        pickup = (card is None and (on_table or cards.items)) or len(cards.gone_since_last_down(here)) >= 2
         if pickup:
             return self._picked_up_at(t)
         if card is None or card in on_table:
@@ -299,7 +299,7 @@ class PickupWatch:
             play = self.game.play
             if play is not None and (card in play.trick or self.cards.shows(card)):
                 self.early_pile.setdefault(card, (where, oid))   # its trick's last play is not decided yet
-                self.cards.gone_cards.add(card)
+                self.cards.went(card, t)
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
             if play is not None and card not in self.played:
                 if play.trick:                        # the trick on the table: a recorded card of it wrong?
@@ -393,7 +393,7 @@ class PickupWatch:
         self.flushed = (done["trick"], None if self.unpicked == done["trick"] else done.get("cleared", done["t"]))
         self.cleared_at = None
         self.cards.items = [i for i in self.cards.items if i.early or i.conflict is not None or i.t > done["t"]]
-        self.cards.gone_cards = set()
+        self.cards.gone_cards, self.cards.gone_at = set(), {}
         hand = self.game.hand_number
         event = done["event"]
         if event.get("sources") and done.get("pile_card") == done["card"]:

@@ -120,11 +120,25 @@ class TableCards:
         self.hand_off: dict[Card, tuple[Seat, int, float]] = {}  # card -> (seat, obs, t) it left that hand
         self.back_in_hand: dict[Card, float] = {}                # card -> when it came back to the hand
         self.gone_cards: set[Card] = set()                       # trick cards seen leaving their zone
+        self.gone_at: dict[Card, float] = {}                     # ... and when
         self.pickups = 0                                         # the tricks seen picked up this hand
 
     def shows(self, card: Card) -> bool:
         """Does a sensor read ``card`` on the table (or the console name it)?"""
         return any(card in (i.cam, i.rfid, i.card_override) for i in self.items)
+
+    def went(self, card: Card, t: float) -> None:
+        """``card``, of the trick on the table, was seen leaving its zone at ``t``."""
+        self.gone_cards.add(card)
+        self.gone_at[card] = t
+
+    def gone_since_last_down(self, cards: set[Card]) -> set[Card]:
+        """The cards of ``cards`` seen leaving their zones since the last card a sensor saw put down
+        (on the table, undecided): a trick is picked up once its cards are all down, so a card that
+        left before another was put down was taken back or moved, not picked up with the trick
+        (game 6200302: N's ♠J and S's ♣7, shown and taken back 4 s apart, looked like a pickup)."""
+        last = max((i.t for i in self.items if i.timed and not i.early), default=float("-inf"))
+        return {c for c in self.gone_cards & cards if self.gone_at.get(c, last) >= last}
 
     def stale(self, card: Optional[Card], t: float) -> bool:
         """Is a tag read of ``card`` at ``t`` a late read of it from before it came back to the hand?"""

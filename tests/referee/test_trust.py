@@ -251,6 +251,12 @@ CASES = [
     # and taken back, changed nothing, the hand went out of step and N was accused of not following spades
     # with the ♠A (now: a tag landing in another seat's zone asks about a card the camera alone read as it)
     (6200190, "classic", "realistic,misread=0.1,knocked=0.1,takeback=0.2"),
+    # round 10, a withdrawal on work seed 62 (classic, RFID only, harsher faults): N's ♠J and S's ♣7, each
+    # shown and taken back with only its leaving the zone read (4 s apart, W's card put down in between),
+    # looked like the trick's pickup; S's real ♥J then went to trick 2, the record went a trick out of step
+    # and a wrong pickup was shown, then withdrawn (now: only cards that left after the last card seen put
+    # down make a pickup)
+    (6200302, "classic", "realistic,misread=0.1,knocked=0.1,takeback=0.2,camera=false"),
 ]
 
 
