@@ -201,8 +201,7 @@ class PlayWatch(TurnOrder, PickupWatch):
         event: dict[str, Any] = {"type": "play", "seat": SEAT_NAMES[seat], "card": card_name(card)}
         if item.say:
             event["say"] = item.say
-        elif seat in self.pending_say and abs(item.t - self.pending_say[seat]) < SAY_WAIT and \
-                self._belote_card(card):
+        elif seat in self.pending_say and self._said_for(item, seat) and self._belote_card(card):
             # said before the card was read (and not long before: it was said with this card)
             event["say"] = "rebelote" if self.says.get(seat) else "belote"
             self.says[seat] = self.says.get(seat, 0) + 1
@@ -427,9 +426,11 @@ class PlayWatch(TurnOrder, PickupWatch):
         the table or just played when there is one (the sensors may hold other readings of that
         seat), else its card on the table, else its next card."""
         word = "rebelote" if self.says.get(seat) else "belote"
-        # a card seen taken back is the last this was said with: the one still down comes first
+        # a card seen taken back is the last this was said with: the one still down comes first, then the
+        # one put down nearest the word (game 801138: W showed the ♣K, its going back unread, put down the
+        # ♣Q and said "belote"; the word went with the ♣K and was lost with it, 20 points short)
         mine = sorted((i for i in self.cards.items if i.seat == seat and i.say is None),
-                      key=lambda i: i.gone_t is not None)
+                      key=lambda i: (i.gone_t is not None, abs(t - i.t)))
         last = max(((n, card) for card, (_, s, n) in self.played.items() if s == seat and n), default=None)
         unread = any(i.card is None for i in mine)     # its card on the table, not read yet: maybe the pair's
         # A pair card seen taken back is not the one the word went with while a card still down is unread
@@ -462,6 +463,17 @@ class PlayWatch(TurnOrder, PickupWatch):
         word = "rebelote" if self.says.get(seat) else "belote"
         self.says[seat] = self.says.get(seat, 0) + 1
         return {"say": word}
+
+    def _said_for(self, item: CardOnTable, seat: Seat) -> bool:
+        """Was the "belote" waiting for ``seat`` said with ``item``: as it was put down
+        (:data:`SAY_WAIT`), or, when no sensor saw it put down (its time is a guess), after a card of
+        its trick was (game 800397: N said "rebelote" putting down the ♥K nobody read; named at the
+        console at the pickup, 5 s later, the card went without the word, 20 points short)."""
+        said = self.pending_say[seat]
+        if abs(item.t - said) < SAY_WAIT:
+            return True
+        began = min((self.put_down[c] for c in self.game.play.trick if c in self.put_down), default=None)
+        return not item.timed and began is not None and began <= said
 
     def _said_over(self, item: CardOnTable) -> bool:
         """Was "belote" said by ``item``'s player as it put ``item`` down (:data:`SAY_WAIT`), waiting
