@@ -170,7 +170,8 @@ class PickupWatch:
         shown, card = done["card"], item.card
         self.cards.items.remove(item)
         done["event"] = {**{k: v for k, v in done["event"].items() if k not in ("sources", "say")},
-                         "card": card_name(card), "evidence": list(item.oids)}
+                         "card": card_name(card), "evidence": list(item.oids),
+                         **({"say": item.say} if item.say else {})}    # said with it (game 6300191)
         one = item.one_read()
         if one is not None:
             done["event"]["sources"] = [one]

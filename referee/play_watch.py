@@ -271,6 +271,11 @@ class PlayWatch(TurnOrder, PickupWatch):
         old = {k: v for k, v in self.game.current(ref).items() if k != "sources"}
         if evidence:
             old["evidence"] = list(evidence)
+        if "say" not in old:
+            # A "belote" its player said as it put the card down, waiting for a belote card while the
+            # sensors held another (games 6300290, 6300392: a card shown and taken back was recorded;
+            # the console named the queen of trumps put down with the word)
+            old.update(self._said_with(SEAT_NAMES.index(old["seat"]), parse_card(old["card"]), card))
         yield from self.correct_play(ref, {**old, "card": card_name(card)}, "misread", why)
 
     def correct_play(self, ref: int, replacement: dict[str, Any], reason: str, why: dict) -> Iterator[Proposal]:

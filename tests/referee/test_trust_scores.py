@@ -9,7 +9,8 @@ from referee.sensor_faults import parse_faults
 from referee.simulate import simulate
 from referee.table_referee import TableReferee
 
-#: (game seed, rules, faults): found on seed 8's RFID-only tables (round 10), each a hand 20 points short
+HARSH = "realistic,misread=0.1,knocked=0.1,takeback=0.2"
+#: (game seed, rules, faults): found in round 10 (seed 8's RFID-only tables, work seeds), each a hand 20 points short
 CASES = [
     # hand 1: N said "rebelote" as it put down the ♥K (all trumps) that no sensor read; the console named
     # the card at the pickup, 5 s after the word, which had waited for a card put down within 5 s of it
@@ -17,6 +18,14 @@ CASES = [
     # hand 5: W showed the ♣K (its going back unread), put down the ♣Q and said "belote" (all trumps):
     # the word went with the first pair card down, the ♣K, and was lost when it was taken back
     (801138, "contree", "realistic,camera=false"),
+    # work seed 63 (RFID only, harsher faults), hand 9: N showed the ♣Q and put down the ♦Q (trumps) with
+    # "belote": the ♦Q took the ♣Q's place at the pickup, without the word
+    (6300191, "contree", HARSH + ",camera=false"),
+    # hand 3: N's card shown and taken back was recorded, and the ♠Q (all trumps) N put down with "belote"
+    # unseen; the console named the ♠Q, which went without the word waiting
+    (6300290, "contree", HARSH + ",camera=false"),
+    # hand 3: S showed the ♥K and put down the ♠Q (trumps) with "belote"; asked, the console named the ♠Q
+    (6300392, "contree", HARSH + ",camera=false"),
 ]
 
 
