@@ -38,7 +38,7 @@ from .cards import KING, QUEEN, Card, card_name, parse_card, pretty, rank_of, su
 from .deal_watch import DealWatch
 from .game import Game
 from .observations import CardGone, CardSeen
-from .play_order import TurnOrder, shown_before
+from .play_order import CAMERA_SURE, TurnOrder, shown_before
 from .play_pickup import PickupWatch
 from .proposals import Ask, Conflict, Impossible, Notice, Proposal, Settle, Write, correction, one
 from .record import RecordError
@@ -437,7 +437,11 @@ class PlayWatch(TurnOrder, PickupWatch):
         mine = sorted((i for i in self.cards.items if i.seat == seat and i.say is None),
                       key=lambda i: (i.gone_t is not None, abs(t - i.t)))
         last = max(((n, card) for card, (_, s, n) in self.played.items() if s == seat and n), default=None)
-        unread = any(i.card is None for i in mine)     # its card on the table, not read yet: maybe the pair's
+        # Its card on the table not read yet, or read by the camera alone and not for sure (it will be
+        # asked about): maybe the pair's (game 6300325: N showed the ♦Q, took it back and put down the
+        # ♦K, read ♥K at 61 %, with "belote"; the word went with the ♦Q and was lost with it).
+        unread = any(i.card is None or (i.gone_t is None and "rfid" not in self.sources and i.rfid is None
+                                        and i.card_override is None and i.conf <= CAMERA_SURE) for i in mine)
         # A pair card seen taken back is not the one the word went with while a card still down is unread
         # (game 5600704: S showed the ♠K, took it back and put down a card the camera could not read; the
         # word went with the ♠K and was lost with it, 20 points short).

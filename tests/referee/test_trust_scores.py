@@ -26,6 +26,9 @@ CASES = [
     (6300290, "contree", HARSH + ",camera=false"),
     # hand 3: S showed the ♥K and put down the ♠Q (trumps) with "belote"; asked, the console named the ♠Q
     (6300392, "contree", HARSH + ",camera=false"),
+    # (camera only) hand 2: N showed the ♦Q, took it back and put down the ♦K (trumps), read as the ♥K at 61 %,
+    # with "belote": the word went with the ♦Q, the one pair card read, and was lost with it
+    (6300325, "contree", HARSH + ",rfid=false"),
 ]
 
 
