@@ -7,14 +7,15 @@ writes what it proposes (:mod:`referee.proposals`).
 How cards become plays: the readings of each card put down are merged into
 one card on the table (:mod:`referee.table_cards`); who played it is the hand
 the RFID saw it leave, else the zone; RFID identifies the card (tags are not
-misread), the camera confirms it. The watcher is one state in three modules:
+misread), the camera confirms it. The watcher is one state in four modules:
 
 - this one: the readings as they come, writing the plays, the console's
-  answers, "belote";
+  answers;
 - :mod:`referee.play_order`: which card on the table is whose play and when
   (in turn, out of turn, shown and taken back, of the next trick);
 - :mod:`referee.play_pickup`: a trick leaving the table, its pile, and what
-  the pickup's reads say the record got wrong.
+  the pickup's reads say the record got wrong;
+- :mod:`referee.play_say`: "belote" and "rebelote", and which card they go with.
 
 When the evidence is not good enough it asks the console instead of
 accusing anyone, and answers the conflicts it raised: ``card-mismatch`` (camera and RFID disagree:
@@ -34,18 +35,18 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from .cards import KING, QUEEN, Card, card_name, parse_card, pretty, rank_of, suit_of
+from .cards import Card, card_name, parse_card, pretty
 from .deal_watch import DealWatch
 from .game import Game
 from .observations import CardGone, CardSeen
-from .play_order import CAMERA_SURE, TurnOrder, shown_before
+from .play_order import TurnOrder, shown_before
 from .play_pickup import PickupWatch
+from .play_say import SayWatch
 from .proposals import Ask, Conflict, Impossible, Notice, Proposal, Settle, Write, correction, one
 from .record import RecordError
 from .seats import SEAT_NAMES, Seat
 from .table_cards import CardOnTable, Played, TableCards
 from .to_confirm import OneRead, ToConfirm
-from .trump_tables import ALL_TRUMP, NO_TRUMP
 
 #: Seconds between the camera seeing a card of the trick leave its zone and seeing one land in another
 #: zone within which the two are one card knocked across (a player puts a card down seconds apart).
@@ -53,14 +54,9 @@ KNOCK_GAP = 0.3
 #: Seconds an RFID edge may be reported late (the reader's queue): a tag read arriving in a zone
 #: this soon after it was read leaving that zone is the late report of its arrival, not a card put back.
 LATE_EDGE = 1.0
-#: Seconds a "belote" said before its card was read waits for that card: it is said as it is played.
-SAY_WAIT = 5.0
-#: Seconds after a card was put down that a "belote" said with no card of that seat on the table
-#: still goes with it; said later, it goes with the seat's next card (maybe one nobody read yet).
-SAY_RECENT = 2.0
 
 
-class PlayWatch(TurnOrder, PickupWatch):
+class PlayWatch(TurnOrder, PickupWatch, SayWatch):
     """The play of each hand, from the play zones, the piles and the hands."""
 
     def __init__(self, game: Game, deal: DealWatch, to_confirm: ToConfirm, sources: set[str],
@@ -425,78 +421,3 @@ class PlayWatch(TurnOrder, PickupWatch):
         event = self.game.current(n)
         return card is not None and event is not None and event.get("type") == "play" and \
             parse_card(event["card"]) == card
-
-    def belote(self, seat: Seat, t: float) -> Iterator[Proposal]:
-        """Attach "belote"/"rebelote" to ``seat``'s card being played: a trump king or queen on
-        the table or just played when there is one (the sensors may hold other readings of that
-        seat), else its card on the table, else its next card."""
-        word = "rebelote" if self.says.get(seat) else "belote"
-        # a card seen taken back is the last this was said with: the one still down comes first, then the
-        # one put down nearest the word (game 801138: W showed the ♣K, its going back unread, put down the
-        # ♣Q and said "belote"; the word went with the ♣K and was lost with it, 20 points short)
-        mine = sorted((i for i in self.cards.items if i.seat == seat and i.say is None),
-                      key=lambda i: (i.gone_t is not None, abs(t - i.t)))
-        last = max(((n, card) for card, (_, s, n) in self.played.items() if s == seat and n), default=None)
-        # Its card on the table not read yet, or read by the camera alone and not for sure (it will be
-        # asked about): maybe the pair's (game 6300325: N showed the ♦Q, took it back and put down the
-        # ♦K, read ♥K at 61 %, with "belote"; the word went with the ♦Q and was lost with it).
-        unread = any(i.card is None or (i.gone_t is None and "rfid" not in self.sources and i.rfid is None
-                                        and i.card_override is None and i.conf <= CAMERA_SURE) for i in mine)
-        # A pair card seen taken back is not the one the word went with while a card still down is unread
-        # (game 5600704: S showed the ♠K, took it back and put down a card the camera could not read; the
-        # word went with the ♠K and was lost with it, 20 points short).
-        pair = [i for i in mine if self._belote_card(i.card) and not (unread and i.gone_t is not None)]
-        if not pair and not unread and last and self._belote_card(last[1]) and \
-                "say" not in self.game.current(last[0]) and t - self.put_down.get(last[1], t) <= SAY_RECENT:
-            self.says[seat] = self.says.get(seat, 0) + 1
-            old = self.game.current(last[0])
-            yield from self.correct_play(last[0], {**old, "say": word}, "belote said", {})
-            return
-        if pair or (mine and not self._has_belote()):
-            (pair or mine)[0].say = word               # without trumps, the engine will say why it is wrong
-            self.says[seat] = self.says.get(seat, 0) + 1
-            return
-        self.pending_say[seat] = t
-
-    def _said_with(self, seat: Seat, read: Card, card: Card) -> dict[str, str]:
-        """A "belote" ``seat`` said as it put down ``read`` waits for a belote card when ``read`` is
-        not one; a tag now says the card was ``card``: the word goes with it when it is one (game
-        5300605: N's ♠Q, the trump queen, read ♣Q by the camera; the tag corrected the card at the
-        pickup, the belote was lost, the contract counted failed, and the game ended a hand early,
-        its last hand's revoke unseen). Returns the ``say`` field for the corrected play, or none."""
-        said = self.pending_say.get(seat)
-        down = self.put_down.get(read, self.put_down.get(card))
-        if said is None or down is None or abs(said - down) >= SAY_WAIT or not self._belote_card(card):
-            return {}
-        del self.pending_say[seat]
-        word = "rebelote" if self.says.get(seat) else "belote"
-        self.says[seat] = self.says.get(seat, 0) + 1
-        return {"say": word}
-
-    def _said_for(self, item: CardOnTable, seat: Seat) -> bool:
-        """Was the "belote" waiting for ``seat`` said with ``item``: as it was put down
-        (:data:`SAY_WAIT`), or, when no sensor saw it put down (its time is a guess), after a card of
-        its trick was (game 800397: N said "rebelote" putting down the ♥K nobody read; named at the
-        console at the pickup, 5 s later, the card went without the word, 20 points short)."""
-        said = self.pending_say[seat]
-        if abs(item.t - said) < SAY_WAIT:
-            return True
-        began = min((self.put_down[c] for c in self.game.play.trick if c in self.put_down), default=None)
-        return not item.timed and began is not None and began <= said
-
-    def _said_over(self, item: CardOnTable) -> bool:
-        """Was "belote" said by ``item``'s player as it put ``item`` down (:data:`SAY_WAIT`), waiting
-        for a belote card, while ``item``'s card is none?"""
-        said = self.pending_say.get(item.seat)
-        return said is not None and abs(said - item.t) < SAY_WAIT and self._has_belote() and \
-            not self._belote_card(item.card)
-
-    def _has_belote(self) -> bool:
-        play = self.game.play
-        return play is not None and play.trump != NO_TRUMP
-
-    def _belote_card(self, card: Optional[Card]) -> bool:
-        play = self.game.play
-        if card is None or play is None or rank_of(card) not in (KING, QUEEN):
-            return False
-        return play.trump == ALL_TRUMP or suit_of(card) == play.trump
