@@ -173,6 +173,11 @@ class TableCards:
                 # one the camera saw leave the zone again was shown and taken back, not this card on
                 # its way: game 6200265, E's ♦7 taken for the ♥J shown just before, and the camera's
                 # misread of the ♦7 recorded as E's card).
+                if not item.timed:
+                    # Its time was a guess (first read leaving its zone): this read times it, no later
+                    # than its leaving (the hand's edge reported late: game 6500325, E's ♣J shown and
+                    # taken back looked as if it had lain there since the trick began, and was played)
+                    item.t = min(obs.t, item.gone_t if item.gone_t is not None else obs.t)
                 item.origin = seat
                 item.add_rfid(obs.card, (obs.zone, "out"))
                 item.oids.append(oid)

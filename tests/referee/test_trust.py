@@ -257,6 +257,11 @@ CASES = [
     # and a wrong pickup was shown, then withdrawn (now: only cards that left after the last card seen put
     # down make a pickup)
     (6200302, "classic", "realistic,misread=0.1,knocked=0.1,takeback=0.2,camera=false"),
+    # round 10, a false out-of-turn on work seed 65 (classic, RFID only, harsher faults): E showed the ♣J and
+    # took it back; its leaving the zone was read first, its leaving the hand late, after it. The card, first
+    # read leaving, was given a time in turn (a guess), then counted as timed, as if it had lain there since
+    # the trick began: taken for E's card, played before S's (now: the late read times it)
+    (6500325, "classic", "realistic,misread=0.1,knocked=0.1,takeback=0.2,camera=false"),
 ]
 
 
