@@ -58,7 +58,7 @@ class PickupWatch:
                 any(i.zone == zone and not i.early for i in cards.items)
             self.camera_left = (zone, t) if there else None
         if source == "rfid" and card is not None and card not in on_table and card not in self.played and \
-                not cards.shows(card) and not cards.just_back(card, t):
+                not cards.shows(card, zone) and not cards.just_back(card, t):
             if not play.trick and self._just_written(t):
                 # Leaving with the trick just written (its pickup's last reads), not a card of the next.
                 self._time_pickup(t)

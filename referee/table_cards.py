@@ -123,9 +123,9 @@ class TableCards:
         self.gone_at: dict[Card, float] = {}                     # ... and when
         self.pickups = 0                                         # the tricks seen picked up this hand
 
-    def shows(self, card: Card) -> bool:
-        """Does a sensor read ``card`` on the table (or the console name it)?"""
-        return any(card in (i.cam, i.rfid, i.card_override) for i in self.items)
+    def shows(self, card: Card, zone: Optional[Seat] = None) -> bool:
+        """Does a sensor read ``card`` on the table (or the console name it), in ``zone`` when given?"""
+        return any(card in (i.cam, i.rfid, i.card_override) and zone in (None, i.zone) for i in self.items)
 
     def went(self, card: Card, t: float) -> None:
         """``card``, of the trick on the table, was seen leaving its zone at ``t``."""

@@ -262,6 +262,12 @@ CASES = [
     # read leaving, was given a time in turn (a guess), then counted as timed, as if it had lain there since
     # the trick began: taken for E's card, played before S's (now: the late read times it)
     (6500325, "classic", "realistic,misread=0.1,knocked=0.1,takeback=0.2,camera=false"),
+    # round 10, a withdrawal on work seed 65 (classic, RFID only, harsher faults): E showed the ♦K (its going
+    # back unread), recorded as E's card of trick 4; E's real ♣10, knocked into W's zone and read there, was
+    # read leaving E's zone at the pickup, but a card on the table (in W's zone) was taken for one of the
+    # trick leaving: the record went a trick out of step (now: a tag leaving a zone where no card on the
+    # table holds it is a card no play holds there: which card did E play? is asked)
+    (6500282, "classic", "realistic,misread=0.1,knocked=0.1,takeback=0.2,camera=false"),
 ]
 
 
