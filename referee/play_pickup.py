@@ -371,6 +371,17 @@ class PickupWatch:
             return None
         return OneRead(hand, card, seat, trick, "rfid", read=(f"play:{SEAT_NAMES[seat]}", "in"), going=True)
 
+    def note_unseen_going(self, hand: int, n: int) -> None:
+        """Play ``n`` of ``hand``, not read once, whose card no antenna has read going with its
+        trick yet (it may have been shown and taken back, its return unread, and the real card
+        never read: game 3100367) is noted as resting on that one read, to confirm before a wrong
+        pickup or a lead out of turn rests on it."""
+        if self.game.read_once(n) or n in self.to_confirm.plays:
+            return
+        one = self.unseen_going(hand, n)
+        if one is not None:
+            self.to_confirm.note(n, one)
+
     def _picked_up(self, now: float) -> bool:
         """Has the complete trick awaiting its pickup been picked up by ``now``? Its pickup was
         seen, or time or a next card says it happened."""
