@@ -147,6 +147,11 @@ class PickupWatch:
             return iter(())
         old = {k: v for k, v in self.game.current(n).items() if k != "sources"}
         self.played[card] = self.played.pop(read)
+        if done is not None and read in done["cards"]:
+            # The trick awaiting its pickup holds the card now, so that its pile read gives its pile
+            # (game 6600294: E's ♦A, read ♣A by the camera, corrected by its tag leaving the zone; the
+            # pile's read of the ♦A was not of the trick, and its wrong pickup was missed).
+            done["cards"] = (done["cards"] - {read}) | {card}
         fixed = self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
                                       "evidence": old.get("evidence", []) + [oid], **said}, "misread",
                                   {"evidence": [oid]})

@@ -273,6 +273,11 @@ CASES = [
     # winner, so S's lead of trick 6 was written out of turn, and three more cards after it (now: before a
     # lead is called out of turn, a card of the last trick no antenna read going with it is asked about too)
     (6500456, "contree", "realistic,misread=0.1,knocked=0.1,takeback=0.2,camera=false"),
+    # round 10, a miss on work seed 66 (classic, both sensors, harsher faults): E's ♦A of trick 3, read ♣A by
+    # the camera alone, was corrected by its tag leaving the zone at the pickup; the trick awaiting its pickup
+    # still held the ♣A, so the pile's read of the ♦A was not taken for the trick's, and the trick (N trumped
+    # it) went to EW's pile unchecked (now: a correction of a card of that trick is the trick's too)
+    (6600294, "classic", "realistic,misread=0.1,knocked=0.1,takeback=0.2"),
 ]
 
 
