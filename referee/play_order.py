@@ -95,17 +95,6 @@ class TurnOrder:
             return None
         return play, to_play, live, item, later
 
-    def _ask_winner(self, trick: int, winner: Seat, led: Seat,
-                    early: Optional[Seat] = None) -> Generator[Proposal, Any, bool]:
-        """:meth:`ToConfirm.ask_winner` about ``trick``'s plays read once, or whose card no antenna
-        read going with the trick (shown and taken back, its return unread: game 6500456, N's ♦7
-        made N the winner, and S's lead was written out of turn, then withdrawn)."""
-        hand = self.game.hand_number
-        for k, _, n in list(self.played.values()):
-            if k == trick and n:
-                self.note_unseen_going(hand, n)
-        return (yield from self.to_confirm.ask_winner(hand, trick, winner, led, early))
-
     def _decide(self, now: float, play: HandPlay, to_play: Seat, live: list[CardOnTable], item: CardOnTable,
                 later: bool) -> Generator[Proposal, Any, bool]:
         """Commit a settled card, or ask about it or the cards around it first; True when
@@ -115,7 +104,7 @@ class TurnOrder:
             return False                              # an earlier trick's violation rests on one read
         first = min((i for i in live if not i.early and i.timed), key=lambda i: i.t, default=item)
         if not play.trick and trick > 1 and first.seat != to_play and \
-                (yield from self._ask_winner(trick - 1, to_play, first.seat)):
+                (yield from self.to_confirm.ask_winner(self.game.hand_number, trick - 1, to_play, first.seat)):
             return True                               # the last trick's winner is in doubt: a card misread?
         for other in sorted(live, key=lambda i: i.t):       # cards put down before this one, out of turn
             if other.seat == to_play or other.early or not other.timed:
@@ -143,8 +132,8 @@ class TurnOrder:
                     # seen is of the next trick (it waits for its turn). Not a card out of turn: a question.
                     yield from self._went_unseen(item, to_play, trick, other.t)
                     return True
-                if trick > 1 and (yield from self._ask_winner(
-                        trick - 1, play.winners[-1], play.winners[-1], early=other.seat)):
+                if trick > 1 and (yield from self.to_confirm.ask_winner(
+                        self.game.hand_number, trick - 1, play.winners[-1], play.winners[-1], early=other.seat)):
                     return True                       # whose turn it is rests on the last trick's cards read once
                 if other.origin is not None and item.origin == to_play and play.trick and \
                         self._where_thought(live) and not self._whole_without(other, item, live):
