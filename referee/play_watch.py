@@ -158,13 +158,20 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
             trick, seat, n = self.played[card]
             if obs.t > self.left_zone.get(card, (0, 0, obs.t))[2] and (not camera or seat == zone):
                 del self.left_zone[card]              # back in a zone: it was moved, not picked up
-            if not camera and n and (seat != zone or trick < play.trick_number - (not play.trick)) \
+            # Its tag lands in another seat's zone, not moved there: not seen leaving the recorded seat's
+            # zone, nor a card the camera saw leave a zone just before (the tag's report may be late:
+            # game 600261, E's ♥10 knocked into W's zone at the pickup)
+            went = self.zone_left.get(card)
+            elsewhere = seat != zone and not (went is not None and went[0] == seat) and \
+                not (moved is not None and moved[0] != zone and obs.t - moved[1] <= LATE_EDGE)
+            if not camera and n and (elsewhere or (seat == zone and trick < play.trick_number - (not play.trick))) \
                     and self._camera_alone(n) and isinstance(obs, CardSeen):
                 # Its tag lands in the zone tricks after the camera alone read it there, or in another
-                # seat's zone (not knocked there: the camera saw no card leave a zone just before): the
-                # camera misread that seat's card as this one, which is being put down now (game
-                # 6200190: S's ♣A read as the ♠A for sure, N's ♠A then shown, its tag read in N's zone).
-                self.cards.seen(obs, zone, oid, {})
+                # seat's zone: the camera misread that seat's card as this one, which is being put down
+                # now (game 6200190: S's ♣A read as the ♠A for sure, N's ♠A then shown, its tag read in
+                # N's zone). (That other seat's card, the console will say; the tag is not taken for it.)
+                if seat == zone:
+                    self.cards.seen(obs, zone, oid, {})
                 return one(Ask(Conflict(
                     "card-unknown", f"{SEAT_NAMES[seat]}'s card at trick {trick} was recorded as {pretty(card)} "
                     f"(only the camera read it), but the tag of {pretty(card)} came into {SEAT_NAMES[zone]}'s zone "
