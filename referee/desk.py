@@ -236,7 +236,7 @@ class Desk:
             elif c.kind == "in-doubt":
                 yield from self.doubt.answer(c, a.action)
             else:
-                yield from self.play.answer(c, a.action, card, why)
+                yield from self.play.answer(c, a.action, card, why, oid)
         elif a.action == "replace":
             yield from self.play.name_card(a.ref, a.cards[0], why)
         elif a.action == "undo":

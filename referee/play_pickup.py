@@ -58,16 +58,17 @@ class PickupWatch:
                 any(i.zone == zone and not i.early for i in cards.items)
             self.camera_left = (zone, t) if there else None
         if source == "rfid" and card is not None and card not in on_table and card not in self.played and \
-                not cards.shows(card) and card not in cards.back_in_hand:
+                not cards.shows(card, zone) and not cards.just_back(card, t):
             if not play.trick and self._just_written(t):
                 # Leaving with the trick just written (its pickup's last reads), not a card of the next.
+                self._time_pickup(t)
                 last = play.trick_number - 1
                 return self._wrong_card(zone, card, oid, last) or \
                     (None if asked else self._ask_taken_back(zone, card, oid, trick=last))
             misread = self._wrong_card(zone, card, oid)
             if misread is not None:
                 on_table.add(card)
-                cards.gone_cards.add(card)
+                cards.went(card, t)
                 return chain(misread, self.card_gone(source, zone, card, t, oid))
             question = None if asked else self._ask_taken_back(zone, card, oid)
             if question is not None:
@@ -93,11 +94,11 @@ class PickupWatch:
         if card is not None and (card in on_table or cards.shows(card)) and not elsewhere:
             # A card of this trick (not a late read of the last one; and, the camera's, where it lies:
             # one it reads leaving another seat's zone is another card, shown there, misread as it).
-            cards.gone_cards.add(card)
+            cards.went(card, t)
             if card in play.trick:
                 self.left_zone[card] = (self.game.hand_number, play.trick_number, t)
         here = on_table | {c for i in cards.items for c in (i.cam, i.rfid) if c is not None}
-        pickup = (card is None and (on_table or cards.items)) or len(cards.gone_cards & here) >= 2
+        pickup = (card is None and (on_table or cards.items)) or len(cards.gone_since_last_down(here)) >= 2
         if pickup:
             return self._picked_up_at(t)
         if card is None or card in on_table:
@@ -146,6 +147,11 @@ class PickupWatch:
             return iter(())
         old = {k: v for k, v in self.game.current(n).items() if k != "sources"}
         self.played[card] = self.played.pop(read)
+        if done is not None and read in done["cards"]:
+            # The trick awaiting its pickup holds the card now, so that its pile read gives its pile
+            # (game 6600294: E's ♦A, read ♣A by the camera, corrected by its tag leaving the zone; the
+            # pile's read of the ♦A was not of the trick, and its wrong pickup was missed).
+            done["cards"] = (done["cards"] - {read}) | {card}
         fixed = self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
                                       "evidence": old.get("evidence", []) + [oid], **said}, "misread",
                                   {"evidence": [oid]})
@@ -169,7 +175,8 @@ class PickupWatch:
         shown, card = done["card"], item.card
         self.cards.items.remove(item)
         done["event"] = {**{k: v for k, v in done["event"].items() if k not in ("sources", "say")},
-                         "card": card_name(card), "evidence": list(item.oids)}
+                         "card": card_name(card), "evidence": list(item.oids),
+                         **({"say": item.say} if item.say else {})}    # said with it (game 6300191)
         one = item.one_read()
         if one is not None:
             done["event"]["sources"] = [one]
@@ -183,14 +190,17 @@ class PickupWatch:
     def _just_written(self, t: float) -> bool:
         """Was the trick before the one on the table (none of whose cards is recorded yet) picked up
         just before ``t``, or is its pickup still to come, so that a read at ``t`` is of its pickup?
-        (The first such read times that pickup.)"""
+        (A read it says so of then times that pickup: :meth:`_time_pickup`.)"""
         play = self.game.play
         if self.flushed is None or self.flushed[0] != play.trick_number - 1:
             return False
-        if self.flushed[1] is None:                   # its pickup was not seen: this read is of it
+        return self.flushed[1] is None or t - self.flushed[1] < PILE_LATE
+
+    def _time_pickup(self, t: float) -> None:
+        """A read at ``t`` is of the pickup of the trick just written: when nobody saw that pickup,
+        this first read of it times it (the reads within :data:`PILE_LATE` after are of it too)."""
+        if self.flushed is not None and self.flushed[1] is None:
             self.flushed = (self.flushed[0], t)
-            return True
-        return t - self.flushed[1] < PILE_LATE
 
     def _dealt_in_pile(self, card: Card, oid: int, pile: str, trick: int, t: float) -> Optional[Iterator[Proposal]]:
         """``card``, which no play holds and not a card the camera alone read wrong, went to
@@ -295,7 +305,7 @@ class PickupWatch:
             play = self.game.play
             if play is not None and (card in play.trick or self.cards.shows(card)):
                 self.early_pile.setdefault(card, (where, oid))   # its trick's last play is not decided yet
-                self.cards.gone_cards.add(card)
+                self.cards.went(card, t)
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
             if play is not None and card not in self.played:
                 if play.trick:                        # the trick on the table: a recorded card of it wrong?
@@ -314,6 +324,7 @@ class PickupWatch:
                 elif play.trick_number > 1:           # the trick just picked up: misread?
                     misread = self._wrong_card(None, card, oid, play.trick_number - 1, where)
                     if misread is None and self._just_written(t):
+                        self._time_pickup(t)
                         misread = self._dealt_in_pile(card, oid, where, play.trick_number - 1, t)
                     if misread is not None:
                         return misread
@@ -365,6 +376,17 @@ class PickupWatch:
             return None
         return OneRead(hand, card, seat, trick, "rfid", read=(f"play:{SEAT_NAMES[seat]}", "in"), going=True)
 
+    def note_unseen_going(self, hand: int, n: int) -> None:
+        """Play ``n`` of ``hand``, not read once, whose card no antenna has read going with its
+        trick yet (it may have been shown and taken back, its return unread, and the real card
+        never read: game 3100367) is noted as resting on that one read, to confirm before a wrong
+        pickup or a lead out of turn rests on it."""
+        if self.game.read_once(n) or n in self.to_confirm.plays:
+            return
+        one = self.unseen_going(hand, n)
+        if one is not None:
+            self.to_confirm.note(n, one)
+
     def _picked_up(self, now: float) -> bool:
         """Has the complete trick awaiting its pickup been picked up by ``now``? Its pickup was
         seen, or time or a next card says it happened."""
@@ -388,7 +410,7 @@ class PickupWatch:
         self.flushed = (done["trick"], None if self.unpicked == done["trick"] else done.get("cleared", done["t"]))
         self.cleared_at = None
         self.cards.items = [i for i in self.cards.items if i.early or i.conflict is not None or i.t > done["t"]]
-        self.cards.gone_cards = set()
+        self.cards.gone_cards, self.cards.gone_at = set(), {}
         hand = self.game.hand_number
         event = done["event"]
         if event.get("sources") and done.get("pile_card") == done["card"]:

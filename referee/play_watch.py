@@ -7,14 +7,15 @@ writes what it proposes (:mod:`referee.proposals`).
 How cards become plays: the readings of each card put down are merged into
 one card on the table (:mod:`referee.table_cards`); who played it is the hand
 the RFID saw it leave, else the zone; RFID identifies the card (tags are not
-misread), the camera confirms it. The watcher is one state in three modules:
+misread), the camera confirms it. The watcher is one state in four modules:
 
 - this one: the readings as they come, writing the plays, the console's
-  answers, "belote";
+  answers;
 - :mod:`referee.play_order`: which card on the table is whose play and when
   (in turn, out of turn, shown and taken back, of the next trick);
 - :mod:`referee.play_pickup`: a trick leaving the table, its pile, and what
-  the pickup's reads say the record got wrong.
+  the pickup's reads say the record got wrong;
+- :mod:`referee.play_say`: "belote" and "rebelote", and which card they go with.
 
 When the evidence is not good enough it asks the console instead of
 accusing anyone, and answers the conflicts it raised: ``card-mismatch`` (camera and RFID disagree:
@@ -34,18 +35,18 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from .cards import KING, QUEEN, Card, card_name, parse_card, pretty, rank_of, suit_of
+from .cards import Card, card_name, parse_card, pretty
 from .deal_watch import DealWatch
 from .game import Game
 from .observations import CardGone, CardSeen
 from .play_order import TurnOrder, shown_before
 from .play_pickup import PickupWatch
+from .play_say import SayWatch
 from .proposals import Ask, Conflict, Impossible, Notice, Proposal, Settle, Write, correction, one
 from .record import RecordError
 from .seats import SEAT_NAMES, Seat
 from .table_cards import CardOnTable, Played, TableCards
 from .to_confirm import OneRead, ToConfirm
-from .trump_tables import ALL_TRUMP, NO_TRUMP
 
 #: Seconds between the camera seeing a card of the trick leave its zone and seeing one land in another
 #: zone within which the two are one card knocked across (a player puts a card down seconds apart).
@@ -53,14 +54,9 @@ KNOCK_GAP = 0.3
 #: Seconds an RFID edge may be reported late (the reader's queue): a tag read arriving in a zone
 #: this soon after it was read leaving that zone is the late report of its arrival, not a card put back.
 LATE_EDGE = 1.0
-#: Seconds a "belote" said before its card was read waits for that card: it is said as it is played.
-SAY_WAIT = 5.0
-#: Seconds after a card was put down that a "belote" said with no card of that seat on the table
-#: still goes with it; said later, it goes with the seat's next card (maybe one nobody read yet).
-SAY_RECENT = 2.0
 
 
-class PlayWatch(TurnOrder, PickupWatch):
+class PlayWatch(TurnOrder, PickupWatch, SayWatch):
     """The play of each hand, from the play zones, the piles and the hands."""
 
     def __init__(self, game: Game, deal: DealWatch, to_confirm: ToConfirm, sources: set[str],
@@ -162,14 +158,23 @@ class PlayWatch(TurnOrder, PickupWatch):
             trick, seat, n = self.played[card]
             if obs.t > self.left_zone.get(card, (0, 0, obs.t))[2] and (not camera or seat == zone):
                 del self.left_zone[card]              # back in a zone: it was moved, not picked up
-            if not camera and seat == zone and n and trick < play.trick_number - (not play.trick) \
+            # Its tag lands in another seat's zone, not moved there: not seen leaving the recorded seat's
+            # zone, nor a card the camera saw leave a zone just before (the tag's report may be late:
+            # game 600261, E's ♥10 knocked into W's zone at the pickup)
+            went = self.zone_left.get(card)
+            elsewhere = seat != zone and not (went is not None and went[0] == seat) and \
+                not (moved is not None and moved[0] != zone and obs.t - moved[1] <= LATE_EDGE)
+            if not camera and n and (elsewhere or (seat == zone and trick < play.trick_number - (not play.trick))) \
                     and self._camera_alone(n) and isinstance(obs, CardSeen):
-                # Its tag lands in the zone tricks after the camera alone read it there: the camera
-                # misread that seat's earlier card as this one, which is being played now.
-                self.cards.seen(obs, zone, oid, {})
+                # Its tag lands in the zone tricks after the camera alone read it there, or in another
+                # seat's zone: the camera misread that seat's card as this one, which is being put down
+                # now (game 6200190: S's ♣A read as the ♠A for sure, N's ♠A then shown, its tag read in
+                # N's zone). (That other seat's card, the console will say; the tag is not taken for it.)
+                if seat == zone:
+                    self.cards.seen(obs, zone, oid, {})
                 return one(Ask(Conflict(
                     "card-unknown", f"{SEAT_NAMES[seat]}'s card at trick {trick} was recorded as {pretty(card)} "
-                    f"(only the camera read it), but the tag of {pretty(card)} came into {SEAT_NAMES[seat]}'s zone "
+                    f"(only the camera read it), but the tag of {pretty(card)} came into {SEAT_NAMES[zone]}'s zone "
                     f"now: which card did {SEAT_NAMES[seat]} play at trick {trick}?", trick=trick, seat=seat,
                     blocking=True, ref=n, evidence=(oid,))))
             if not camera:
@@ -199,8 +204,7 @@ class PlayWatch(TurnOrder, PickupWatch):
         event: dict[str, Any] = {"type": "play", "seat": SEAT_NAMES[seat], "card": card_name(card)}
         if item.say:
             event["say"] = item.say
-        elif seat in self.pending_say and abs(item.t - self.pending_say[seat]) < SAY_WAIT and \
-                self._belote_card(card):
+        elif seat in self.pending_say and self._said_for(item, seat) and self._belote_card(card):
             # said before the card was read (and not long before: it was said with this card)
             event["say"] = "rebelote" if self.says.get(seat) else "belote"
             self.says[seat] = self.says.get(seat, 0) + 1
@@ -263,9 +267,18 @@ class PlayWatch(TurnOrder, PickupWatch):
                                f"the RFID's is recorded", hand=hand, trick=trick, seat=seat, proposal=mismatch[1],
                                alternative=mismatch[0], ref=n, evidence=tuple(oids)))
 
-    def name_card(self, ref: int, card: Card, why: dict) -> Iterator[Proposal]:
-        """The console names the card of play event ``ref`` (a misread): its word, not a sensor's read."""
+    def name_card(self, ref: int, card: Card, why: dict, evidence: tuple = ()) -> Iterator[Proposal]:
+        """The console names the card of play event ``ref`` (a misread): its word, not a sensor's read.
+        The play keeps its evidence (the reads of that card, misread), unless ``evidence`` gives the
+        reads of the card named: the recorded one was another card, shown and taken back."""
         old = {k: v for k, v in self.game.current(ref).items() if k != "sources"}
+        if evidence:
+            old["evidence"] = list(evidence)
+        if "say" not in old:
+            # A "belote" its player said as it put the card down, waiting for a belote card while the
+            # sensors held another (games 6300290, 6300392: a card shown and taken back was recorded;
+            # the console named the queen of trumps put down with the word)
+            old.update(self._said_with(SEAT_NAMES.index(old["seat"]), parse_card(old["card"]), card))
         yield from self.correct_play(ref, {**old, "card": card_name(card)}, "misread", why)
 
     def correct_play(self, ref: int, replacement: dict[str, Any], reason: str, why: dict) -> Iterator[Proposal]:
@@ -301,8 +314,9 @@ class PlayWatch(TurnOrder, PickupWatch):
                                             card_override=card))
 
     # -- the console --------------------------------------------------------------------
-    def answer(self, c: Conflict, action: str, card: Optional[Card], why: dict) -> Iterator[Proposal]:
-        """The console answered one of this part's conflicts (every kind but the deal watcher's)."""
+    def answer(self, c: Conflict, action: str, card: Optional[Card], why: dict, oid: int = 0) -> Iterator[Proposal]:
+        """The console answered (observation ``oid``) one of this part's conflicts (every kind but
+        the deal watcher's)."""
         if c.kind == "out-of-turn":
             yield Settle(c, "confirmed" if action == "confirm" else "dismissed", action)
             item = c.item
@@ -359,7 +373,7 @@ class PlayWatch(TurnOrder, PickupWatch):
                     else:
                         self.played[chosen] = (c.trick, c.seat, c.ref)
                 try:
-                    yield from self.name_card(c.ref, chosen, why)
+                    yield from self.name_card(c.ref, chosen, why, self._evidence_of_named(c, chosen, oid))
                 except RecordError:
                     self.played = known
                     raise
@@ -397,66 +411,20 @@ class PlayWatch(TurnOrder, PickupWatch):
                                f"did {SEAT_NAMES[seat]} play at trick {trick}?", trick=trick, seat=seat,
                                blocking=True, ref=n))
 
+    @staticmethod
+    def _evidence_of_named(c: Conflict, chosen: Card, oid: int) -> tuple:
+        """The evidence of the card the console named, answering ``c`` (observation ``oid``), for a
+        recorded play: none of its own (``()``: the play keeps its reads, of that card misread),
+        unless the question rests on a read saying the recorded card was another card, shown and
+        taken back (a ``card-unknown`` with a read and a card it proposes). Then the reads recorded
+        are of that other card (game 3400386): the card named has the question's read when it is
+        the card proposed, else the console's word alone."""
+        if c.kind != "card-unknown" or c.proposal is None or not c.evidence:
+            return ()
+        return tuple(c.evidence) if chosen == c.proposal else (oid,) if oid else ()
+
     def _recorded_as(self, n: int, card: Optional[Card]) -> bool:
         """Does play event ``n`` hold ``card`` now (as corrected)?"""
         event = self.game.current(n)
         return card is not None and event is not None and event.get("type") == "play" and \
             parse_card(event["card"]) == card
-
-    def belote(self, seat: Seat, t: float) -> Iterator[Proposal]:
-        """Attach "belote"/"rebelote" to ``seat``'s card being played: a trump king or queen on
-        the table or just played when there is one (the sensors may hold other readings of that
-        seat), else its card on the table, else its next card."""
-        word = "rebelote" if self.says.get(seat) else "belote"
-        # a card seen taken back is the last this was said with: the one still down comes first
-        mine = sorted((i for i in self.cards.items if i.seat == seat and i.say is None),
-                      key=lambda i: i.gone_t is not None)
-        last = max(((n, card) for card, (_, s, n) in self.played.items() if s == seat and n), default=None)
-        unread = any(i.card is None for i in mine)     # its card on the table, not read yet: maybe the pair's
-        # A pair card seen taken back is not the one the word went with while a card still down is unread
-        # (game 5600704: S showed the ♠K, took it back and put down a card the camera could not read; the
-        # word went with the ♠K and was lost with it, 20 points short).
-        pair = [i for i in mine if self._belote_card(i.card) and not (unread and i.gone_t is not None)]
-        if not pair and not unread and last and self._belote_card(last[1]) and \
-                "say" not in self.game.current(last[0]) and t - self.put_down.get(last[1], t) <= SAY_RECENT:
-            self.says[seat] = self.says.get(seat, 0) + 1
-            old = self.game.current(last[0])
-            yield from self.correct_play(last[0], {**old, "say": word}, "belote said", {})
-            return
-        if pair or (mine and not self._has_belote()):
-            (pair or mine)[0].say = word               # without trumps, the engine will say why it is wrong
-            self.says[seat] = self.says.get(seat, 0) + 1
-            return
-        self.pending_say[seat] = t
-
-    def _said_with(self, seat: Seat, read: Card, card: Card) -> dict[str, str]:
-        """A "belote" ``seat`` said as it put down ``read`` waits for a belote card when ``read`` is
-        not one; a tag now says the card was ``card``: the word goes with it when it is one (game
-        5300605: N's ♠Q, the trump queen, read ♣Q by the camera; the tag corrected the card at the
-        pickup, the belote was lost, the contract counted failed, and the game ended a hand early,
-        its last hand's revoke unseen). Returns the ``say`` field for the corrected play, or none."""
-        said = self.pending_say.get(seat)
-        down = self.put_down.get(read, self.put_down.get(card))
-        if said is None or down is None or abs(said - down) >= SAY_WAIT or not self._belote_card(card):
-            return {}
-        del self.pending_say[seat]
-        word = "rebelote" if self.says.get(seat) else "belote"
-        self.says[seat] = self.says.get(seat, 0) + 1
-        return {"say": word}
-
-    def _said_over(self, item: CardOnTable) -> bool:
-        """Was "belote" said by ``item``'s player as it put ``item`` down (:data:`SAY_WAIT`), waiting
-        for a belote card, while ``item``'s card is none?"""
-        said = self.pending_say.get(item.seat)
-        return said is not None and abs(said - item.t) < SAY_WAIT and self._has_belote() and \
-            not self._belote_card(item.card)
-
-    def _has_belote(self) -> bool:
-        play = self.game.play
-        return play is not None and play.trump != NO_TRUMP
-
-    def _belote_card(self, card: Optional[Card]) -> bool:
-        play = self.game.play
-        if card is None or play is None or rank_of(card) not in (KING, QUEEN):
-            return False
-        return play.trump == ALL_TRUMP or suit_of(card) == play.trump

@@ -27,6 +27,9 @@ TAKEBACK_WAIT = 1.0
 LONE_WAIT = 2.0
 #: A tag seen leaving a hand this soon after it came back is a late read of the earlier edge.
 STALE_READ = 0.4
+#: A tag seen leaving a play zone this soon after its card came back to the hand is a late (0.2-0.8 s)
+#: or repeated report of the card going back; later, the card was put down again, unseen.
+BACK_LATE = 1.0
 #: Seconds between a tag leaving a hand and its card landing in a zone: a card read in a zone
 #: longer after (or before) its tag left a hand is not that hand's card on its way (a card shown
 #: and taken back whose return was missed leaves its hand read for the rest of the hand).
@@ -117,16 +120,36 @@ class TableCards:
         self.hand_off: dict[Card, tuple[Seat, int, float]] = {}  # card -> (seat, obs, t) it left that hand
         self.back_in_hand: dict[Card, float] = {}                # card -> when it came back to the hand
         self.gone_cards: set[Card] = set()                       # trick cards seen leaving their zone
+        self.gone_at: dict[Card, float] = {}                     # ... and when
         self.pickups = 0                                         # the tricks seen picked up this hand
 
-    def shows(self, card: Card) -> bool:
-        """Does a sensor read ``card`` on the table (or the console name it)?"""
-        return any(card in (i.cam, i.rfid, i.card_override) for i in self.items)
+    def shows(self, card: Card, zone: Optional[Seat] = None) -> bool:
+        """Does a sensor read ``card`` on the table (or the console name it), in ``zone`` when given?"""
+        return any(card in (i.cam, i.rfid, i.card_override) and zone in (None, i.zone) for i in self.items)
+
+    def went(self, card: Card, t: float) -> None:
+        """``card``, of the trick on the table, was seen leaving its zone at ``t``."""
+        self.gone_cards.add(card)
+        self.gone_at[card] = t
+
+    def gone_since_last_down(self, cards: set[Card]) -> set[Card]:
+        """The cards of ``cards`` seen leaving their zones since the last card a sensor saw put down
+        (on the table, undecided): a trick is picked up once its cards are all down, so a card that
+        left before another was put down was taken back or moved, not picked up with the trick
+        (game 6200302: N's ♠J and S's ♣7, shown and taken back 4 s apart, looked like a pickup)."""
+        last = max((i.t for i in self.items if i.timed and not i.early), default=float("-inf"))
+        return {c for c in self.gone_cards & cards if self.gone_at.get(c, last) >= last}
 
     def stale(self, card: Optional[Card], t: float) -> bool:
         """Is a tag read of ``card`` at ``t`` a late read of it from before it came back to the hand?"""
         back = self.back_in_hand.get(card)
         return back is not None and t - back < STALE_READ
+
+    def just_back(self, card: Card, t: float) -> bool:
+        """Is a tag read of ``card`` leaving a play zone at ``t`` a late report of its going back to
+        the hand (not of the card put down again, its leaving the hand unread: game 6100258)?"""
+        back = self.back_in_hand.get(card)
+        return back is not None and t - back < BACK_LATE
 
     def came_back(self, card: Card, t: float) -> None:
         """``card``'s tag came back into its hand at ``t``."""
@@ -143,9 +166,18 @@ class TableCards:
             return
         for item in self.items:
             if item.rfid == obs.card or (item.rfid is None and item.zone == seat and item.origin is None
-                                         and abs(item.t - obs.t) < HAND_TO_ZONE and item.cam_seen):
+                                         and abs(item.t - obs.t) < HAND_TO_ZONE and item.cam_seen
+                                         and item.gone_t is None):
                 # Its tag read before, or the camera's card landing in this seat's zone as the tag left
-                # (a camera read of this card elsewhere, or long before, is a misread of another card).
+                # (a camera read of this card elsewhere, or long before, is a misread of another card;
+                # one the camera saw leave the zone again was shown and taken back, not this card on
+                # its way: game 6200265, E's ♦7 taken for the ♥J shown just before, and the camera's
+                # misread of the ♦7 recorded as E's card).
+                if not item.timed:
+                    # Its time was a guess (first read leaving its zone): this read times it, no later
+                    # than its leaving (the hand's edge reported late: game 6500325, E's ♣J shown and
+                    # taken back looked as if it had lain there since the trick began, and was played)
+                    item.t = min(obs.t, item.gone_t if item.gone_t is not None else obs.t)
                 item.origin = seat
                 item.add_rfid(obs.card, (obs.zone, "out"))
                 item.oids.append(oid)

@@ -169,7 +169,7 @@ class TableReferee:
         self.play_watch = PlayWatch(self.game, self.deal_watch, self.confirming, self.seen_sources, self._blocking)
         self.doubt = Doubt()
         self.table_rules = TableRules(self.game, self.confirming, self.doubt, self._standing,
-                                      self.play_watch.unseen_going)
+                                      self.play_watch.note_unseen_going)
         self.desk = Desk(self.game, self.conflicts, self.deal_watch, self.play_watch, self._blocking, self.doubt)
         self._writers = {Write: self._write_proposed, Ask: self._file_conflict, Press: self._press_conflict,
                          Settle: self._settle_conflict, Notice: self._notice, Flag: self._flag,

@@ -28,13 +28,13 @@ way every part does (:mod:`referee.proposals`).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterator
 
 from .doubt import Doubt
 from .game import Game
 from .proposals import Flag, Notice, Proposal
 from .seats import SEAT_NAMES, TEAM_NAMES, Seat, parse_seat, team_of
-from .to_confirm import OneRead, ToConfirm
+from .to_confirm import ToConfirm
 from .violations import Violation
 
 
@@ -43,9 +43,9 @@ class TableRules:
 
     def __init__(self, game: Game, confirming: ToConfirm, doubt: Doubt,
                  standing: Callable[[int, list[Violation]], list[Violation]],
-                 unseen_going: Callable[[int, int], Optional[OneRead]]):
+                 note_unseen_going: Callable[[int, int], None]):
         self.game = game                      # read only: the referee writes
-        self.unseen_going = unseen_going      # (hand, play n) -> the play, if no antenna read it go with its trick
+        self.note_unseen_going = note_unseen_going   # (hand, play n): to confirm, if no antenna read it go
         self.confirming = confirming
         self.doubt = doubt
         self.standing = standing              # the violations of a hand reported so far (the doubt asks)
@@ -76,7 +76,9 @@ class TableRules:
                     self.found.remove(old)
                     yield Notice(f"trick {trick} went to the pile of its winner's side after all: no wrong pickup")
                 continue
-            new = wrong_pickup(trick, pickup, winner, tuple(n for n in refs if self._in_doubt(hand, n)))
+            for n in refs:
+                self.note_unseen_going(hand, n)
+            new = wrong_pickup(trick, pickup, winner, tuple(n for n in refs if self._in_doubt(n)))
             if old is None:
                 yield from self.report(hand, new)
             elif old[1] != new:
@@ -87,19 +89,13 @@ class TableRules:
                     self.found.remove((hand, new))
                     yield from self.report(hand, new)
 
-    def _in_doubt(self, hand: int, n: int) -> bool:
-        """Does a wrong pickup resting on play ``n`` (of ``hand``) have to wait: the play rests on one
-        read, or no antenna has read its card going with the trick yet (it may have been shown and
-        taken back, its return unread, and the real card never read: game 3100367)?"""
+    def _in_doubt(self, n: int) -> bool:
+        """Does a wrong pickup resting on play ``n`` have to wait: the play rests on one read, or no
+        antenna has read its card going with the trick yet (noted by ``note_unseen_going``)?"""
         if self.game.read_once(n):
             return True
         one = self.confirming.plays.get(n)
-        if one is None:
-            one = self.unseen_going(hand, n)
-            if one is None:
-                return False
-            self.confirming.note(n, one)
-        return one.going
+        return one is not None and one.going
 
 
 def wrong_pickup(trick: int, pickup: dict[str, Any], winner: Seat, to_confirm: tuple[int, ...] = ()) -> Violation:

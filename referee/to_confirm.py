@@ -159,15 +159,16 @@ class ToConfirm:
         if not doubted:
             return False
         n, one = doubted[0]
-        who = "only the camera" if one.sensor == "camera" else "only one RFID antenna"
-        sure = f" ({one.conf:.0%} sure)" if one.sensor == "camera" else ""
+        seat, card = SEAT_NAMES[one.seat], pretty(one.card)
+        read = f"no antenna read {seat}'s card, {card}, going with the trick (it may have been shown and " \
+            f"taken back)" if one.going else f"only the camera read {seat}'s card, {card} ({one.conf:.0%} " \
+            f"sure)" if one.sensor == "camera" else f"only one RFID antenna read {seat}'s card, {card}"
         why = f"{SEAT_NAMES[led]} led trick {trick + 1}, but the cards recorded for trick {trick} make " \
             f"{SEAT_NAMES[winner]} its winner" if early is None else \
             f"{SEAT_NAMES[early]}'s card at trick {trick + 1} came before its turn, which rests on the cards " \
             f"recorded for trick {trick} ({SEAT_NAMES[winner]} won it)"
         c = yield Ask(Conflict(
-            "to-confirm", f"{why}: {who} read {SEAT_NAMES[one.seat]}'s card, "
-            f"{pretty(one.card)}{sure}: confirm the card, or name the right one",
+            "to-confirm", f"{why}: {read}: confirm the card, or name the right one",
             hand=hand, trick=trick, seat=one.seat, proposal=one.card, ref=n, blocking=True,
             evidence=tuple(self.game.current(n).get("evidence", ()))))
         self.asked[c.id] = (c, 0.0)
