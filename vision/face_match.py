@@ -45,6 +45,7 @@ import numpy as np
 
 from referee.cards import RANKS, SUITS, make_card, rank_of, suit_of
 
+from .corner_read import grey_photo
 from .deck import Deck
 
 #: Size (width, height) of the compared faces: pips and index glyphs keep
@@ -102,6 +103,7 @@ class Score:
     score: float     # correlation of grey and chroma after ECC
     cell: float      # worst inked cell's grey correlation
     blob: float = 0.0  # strongest pip-sized patch of difference, against the faces' strongest patch of ink
+    shown: float = 1.0  # the share of the face's interior the photo shows (a card cut by the photo's edge)
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,7 @@ class _Faces:
         self.labels, self.greys, self.features, self.colour, thumbs = [], [], [], [], {1: [], 3: []}
         for card in deck.cards:
             for face in map(despeckled, deck.faces[card]):
-                coloured = has_colour(cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA))
+                coloured = has_colour(cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA)) or _inked_black(card)
                 for turned in (face, cv2.rotate(face, cv2.ROTATE_180)):
                     small = cv2.resize(turned, SIZE, interpolation=cv2.INTER_AREA)
                     grey, feats = describe(small)
@@ -216,9 +218,12 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
     rectified = [rectify(image_bgr, v) for v in views]
     seen = [describe(r) for r in rectified]
     in_view = [in_view_mask(image_bgr.shape, v) for v in views]
+    shown = [1.0 if m is None else float(m.sum() / _INTERIOR.sum()) for m in in_view]
     # Colour is compared only where both sides have it: a black-and-white
     # photo, or a face enrolled from one, would read every red card as black.
-    channels = 3 if has_colour(rectified[0]) else 1
+    # Whether the photo has colour is the photo's own property: a black
+    # card in a colour photo holds no chroma, yet its lack of red is evidence.
+    channels = 3 if has_colour(rectified[0]) or not grey_photo(image_bgr) else 1
     candidates = set(place.cards)
     for card in place.cards[:2]:
         candidates |= neighbours(card)
@@ -255,7 +260,7 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
         grey, feats = seen[v]
         s = _compare(faces.greys[k], faces.features[k][:channels], grey, feats[:channels], in_view[v])
         if card not in best or s.score > best[card].score:
-            best[card] = Score(card, s.score, s.cell, s.blob)
+            best[card] = Score(card, s.score, s.cell, s.blob, shown[v])
     return sorted(best.values(), key=lambda s: -s.score)
 
 
@@ -277,6 +282,14 @@ def has_colour(face_bgr: np.ndarray) -> bool:
     lab = cv2.cvtColor(cv2.medianBlur(face_bgr, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
     chroma = np.linalg.norm(lab[..., 1:] - 128.0, axis=-1)
     return float(np.percentile(chroma, 99)) >= _GREY_CHROMA
+
+
+def _inked_black(card: int) -> bool:
+    """A pip card of a black suit: its face holds no chroma in a colour
+    photo either, so a face of it without colour is no sign of a photo
+    without colour (an ace of clubs against the ace of diamonds is told
+    apart by exactly that lack of red). A court card's picture is coloured."""
+    return SUITS[suit_of(card)] in "sc" and RANKS[rank_of(card)] not in "JQK"
 
 
 def neighbours(card: int) -> set[int]:
