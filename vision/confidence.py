@@ -55,7 +55,7 @@ _COURT = {RANKS.index(r) for r in "JQK"}
 #: the deck lacks and 2-6 included: every read of those is wrong), and each
 #: of those places again with its true card taken out of the candidates (an
 #: impostor: the deck lacks the card, every read is wrong).
-COEFFICIENTS = (-0.367, 0.996, 5.431, 1.742, -5.591, -2.625, 6.614)
+COEFFICIENTS = (-0.367, 0.996, 5.431, 1.742, -5.591, -2.625, 6.614, 0.0)
 INTERCEPT = -1.751
 #: A card passing the floors is named only when the probability reaches this
 #: (on the tune halves: 162 places pass the floors, all right; 161 reach 0.7,
@@ -73,6 +73,7 @@ class Evidence:
     margin: float                # best score less the runner-up's
     inliers: int                 # the keypoints' at this place (0: an outline only)
     agrees: bool                 # the keypoints' first card is the best one
+    shown: float = 1.0           # the share of the best face the photo shows (``Score.shown``)
 
     @classmethod
     def of(cls, scores: list[Score], place: Place) -> "Evidence":
@@ -82,7 +83,7 @@ class Evidence:
         runner = scores[1] if len(scores) > 1 else None
         return cls(best.card, best.score, best.cell, best.blob, runner.card if runner else None,
                    best.score - (runner.score if runner else 0.0), place.inliers,
-                   bool(place.cards) and place.cards[0] == best.card)
+                   bool(place.cards) and place.cards[0] == best.card, best.shown)
 
     @property
     def ratio(self) -> float:
@@ -96,7 +97,7 @@ class Evidence:
 
     def vector(self) -> np.ndarray:
         return np.array([self.score, self.margin, 1.0 - min(self.ratio, 1.0), self.cell, min(self.blob, 1.0),
-                         min(self.inliers, 60) / 60.0, float(self.agrees)])
+                         min(self.inliers, 60) / 60.0, float(self.agrees), 1.0 - self.shown])
 
 
 def _ratio(best: float, other: float) -> float:
