@@ -104,6 +104,7 @@ class Score:
     cell: float      # worst inked cell's grey correlation
     blob: float = 0.0  # strongest pip-sized patch of difference, against the faces' strongest patch of ink
     shown: float = 1.0  # the share of the face's interior the photo shows (a card cut by the photo's edge)
+    view: int = 0       # the geometry it fits best: 0 the place's ``to_face``, k its ``also[k - 1]``
 
 
 @dataclass(frozen=True)
@@ -204,6 +205,13 @@ def quad_to_face(quad: np.ndarray) -> np.ndarray:
     return cv2.getPerspectiveTransform(src, np.asarray(quad, np.float32).reshape(4, 2)).astype(np.float64)
 
 
+def face_quad(to_face: np.ndarray) -> np.ndarray:
+    """The face's corners in the photo (``quad_to_face``'s inverse)."""
+    w, h = SIZE
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(corners, np.asarray(to_face, np.float64)).reshape(4, 2).astype(np.float32)
+
+
 def face_scale(face_size: tuple[int, int]) -> np.ndarray:
     """From ``SIZE`` px to a face frame of ``face_size`` px (the keypoints')."""
     return np.diag([face_size[0] / SIZE[0], face_size[1] / SIZE[1], 1.0])
@@ -260,7 +268,7 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
         grey, feats = seen[v]
         s = _compare(faces.greys[k], faces.features[k][:channels], grey, feats[:channels], in_view[v])
         if card not in best or s.score > best[card].score:
-            best[card] = Score(card, s.score, s.cell, s.blob, shown[v])
+            best[card] = Score(card, s.score, s.cell, s.blob, shown[v], v)
     return sorted(best.values(), key=lambda s: -s.score)
 
 

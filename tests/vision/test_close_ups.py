@@ -13,10 +13,10 @@ import pytest
 from referee.cards import card_name
 from vision.confidence import Evidence, decide
 from vision.evaluate import load_dataset, split_half, truth_of
-from vision.face_match import SIZE, despeckled, quad_to_face, score_place
+from vision.face_match import SIZE, despeckled, face_quad, quad_to_face, score_place
 from vision.keypoints import keypoint_candidates, layout_outlines, matched_in
 from vision.locate import find_cards
-from vision.recognize import read_places, recognize
+from vision.recognize import _fitted, read_places, recognize
 
 from real_photos import CARDCOUNTER_REAL as DATASET   # tests/data (CC BY 4.0)
 from test_corner_trust import classic                  # noqa: F401  (the deck vision evaluate's new user enrols)
@@ -163,7 +163,12 @@ def test_a_place_keeps_the_geometry_the_face_fits_best(classic):  # noqa: F811
     skewed = dataclasses.replace(place, to_face=quad_to_face(off), also=())
     assert decide(Evidence.of(score_place(image, skewed, classic), skewed))[0] is None
     both = dataclasses.replace(skewed, also=(place.to_face,))
-    assert card_name(decide(Evidence.of(score_place(image, both, classic), both))[0]) == "8d"
+    scores = score_place(image, both, classic)
+    assert card_name(decide(Evidence.of(scores, both))[0]) == "8d"
+    # ... and the corners reported are that geometry's, not the skewed one's (round 10).
+    reported = _fitted(both, scores).quad
+    assert np.abs(reported - face_quad(place.to_face)).max() < 1.0
+    assert np.abs(reported - off).max() > 10
 
 
 #: Close-ups of one card on a light table whose region a shadow joins to the
