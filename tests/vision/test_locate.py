@@ -145,6 +145,8 @@ def test_a_mat_holding_a_card_is_still_the_table():
     image = np.full((600, 800, 3), 40, np.uint8)
     cv2.rectangle(image, (60, 30), (740, 570), (150, 150, 150), cv2.FILLED)          # the mat
     cv2.rectangle(image, (250, 100), (550, 520), (245, 245, 245), cv2.FILLED)        # the card
+    for x, y in ((290, 150), (510, 470)):                                            # its print
+        cv2.fillConvexPoly(image, np.int32([[x, y - 30], [x + 22, y], [x, y + 30], [x - 22, y]]), (40, 40, 200))
     cv2.putText(image, "K", (360, 340), cv2.FONT_HERSHEY_SIMPLEX, 3, (40, 40, 200), 6)
     quads = find_cards(image)
     assert len(quads) == 1, [cv2.contourArea(q) for q in quads]
