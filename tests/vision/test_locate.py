@@ -143,12 +143,12 @@ def test_a_mat_holding_a_card_is_still_the_table():
     """The other side of that rule, drawn: a white card lying on a grey mat
     on a dark table. The mat holds a quad of paper (the card) and is no card."""
     image = np.full((600, 800, 3), 40, np.uint8)
-    cv2.rectangle(image, (60, 30), (740, 570), (150, 150, 150), cv2.FILLED)          # the mat
-    cv2.rectangle(image, (250, 100), (550, 520), (245, 245, 245), cv2.FILLED)        # the card
-    for x, y in ((290, 150), (510, 470)):                                            # its print
-        cv2.fillConvexPoly(image, np.int32([[x, y - 30], [x + 22, y], [x, y + 30], [x - 22, y]]), (40, 40, 200))
-    cv2.putText(image, "K", (360, 340), cv2.FONT_HERSHEY_SIMPLEX, 3, (40, 40, 200), 6)
+    cv2.rectangle(image, (250, 75), (550, 525), (150, 150, 150), cv2.FILLED)         # the mat, card-shaped
+    cv2.rectangle(image, (340, 230), (440, 380), (245, 245, 245), cv2.FILLED)        # the card
+    for x, y in ((355, 250), (425, 360)):                                            # its print
+        cv2.fillConvexPoly(image, np.int32([[x, y - 12], [x + 9, y], [x, y + 12], [x - 9, y]]), (40, 40, 200))
+    cv2.putText(image, "K", (372, 318), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (40, 40, 200), 3)
     quads = find_cards(image)
     assert len(quads) == 1, [cv2.contourArea(q) for q in quads]
     (x0, y0), (x1, y1) = quads[0].min(axis=0), quads[0].max(axis=0)
-    assert abs(x0 - 250) < 6 and abs(x1 - 550) < 6 and abs(y0 - 100) < 6 and abs(y1 - 520) < 6
+    assert abs(x0 - 340) < 4 and abs(x1 - 440) < 4 and abs(y0 - 230) < 4 and abs(y1 - 380) < 4
