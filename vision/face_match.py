@@ -64,6 +64,10 @@ _SPECKLE_STEP = 60
 _SPECKLED = 5e-4
 #: Chroma (Lab units) the most colourful 1 % of a face stays under when the photo has no colour.
 _GREY_CHROMA = 12.0
+#: A red pip card's chroma correlating this well with the photo's (after
+#: ECC) shows red ink where its pips lie; a black card's photo holds no
+#: chroma there (real classic tune half: red aces on their own photos 0.72-0.92).
+_RED_INK = 0.5
 #: The band along the edges compared by nobody (the rim, the table a quad
 #: took in), and the grid whose worst inked cell is reported.
 _BORDER = 0.06
@@ -105,6 +109,7 @@ class Score:
     blob: float = 0.0  # strongest pip-sized patch of difference, against the faces' strongest patch of ink
     shown: float = 1.0  # the share of the face's interior the photo shows (a card cut by the photo's edge)
     view: int = 0       # the geometry it fits best: 0 the place's ``to_face``, k its ``also[k - 1]``
+    tint: float = 0.0   # the correlation of the chroma alone (where the face's red ink lies, the photo's?)
 
 
 @dataclass(frozen=True)
@@ -130,7 +135,7 @@ class _Faces:
         self.labels, self.greys, self.features, self.colour, thumbs = [], [], [], [], {1: [], 3: []}
         for card in deck.cards:
             for face in map(despeckled, deck.faces[card]):
-                coloured = has_colour(cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA)) or _inked_black(card)
+                coloured = has_colour(cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA))
                 for turned in (face, cv2.rotate(face, cv2.ROTATE_180)):
                     small = cv2.resize(turned, SIZE, interpolation=cv2.INTER_AREA)
                     grey, feats = describe(small)
@@ -229,9 +234,7 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
     shown = [1.0 if m is None else float(m.sum() / _INTERIOR.sum()) for m in in_view]
     # Colour is compared only where both sides have it: a black-and-white
     # photo, or a face enrolled from one, would read every red card as black.
-    # Whether the photo has colour is the photo's own property: a black
-    # card in a colour photo holds no chroma, yet its lack of red is evidence.
-    channels = 3 if has_colour(rectified[0]) or not grey_photo(image_bgr) else 1
+    channels = 3 if has_colour(rectified[0]) else 1
     candidates = set(place.cards)
     for card in place.cards[:2]:
         candidates |= neighbours(card)
@@ -266,9 +269,16 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
     best: dict[int, Score] = {}
     for _, card, k, v in set(chosen):
         grey, feats = seen[v]
-        s = _compare(faces.greys[k], faces.features[k][:channels], grey, feats[:channels], in_view[v])
+        s = _compare(faces.greys[k], faces.features[k], grey, feats, in_view[v], channels)
         if card not in best or s.score > best[card].score:
-            best[card] = Score(card, s.score, s.cell, s.blob, shown[v], v)
+            best[card] = Score(card, s.score, s.cell, s.blob, shown[v], v, s.tint)
+    if not grey_photo(image_bgr) and any(_red_pips(c) and s.tint >= _RED_INK for c, s in best.items()):
+        # The photo's ink is red where a red card's pips lie: no black pip
+        # card lies here (the ace of clubs, the runner-up that kept the aces
+        # of diamonds unread: a black card's face holds no chroma, so the
+        # correlation above is taken on grey alone as soon as one is a
+        # candidate, and a lone pip's shape barely tells them apart).
+        best = {c: s for c, s in best.items() if not _inked_black(c)}
     return sorted(best.values(), key=lambda s: -s.score)
 
 
@@ -293,11 +303,14 @@ def has_colour(face_bgr: np.ndarray) -> bool:
 
 
 def _inked_black(card: int) -> bool:
-    """A pip card of a black suit: its face holds no chroma in a colour
-    photo either, so a face of it without colour is no sign of a photo
-    without colour (an ace of clubs against the ace of diamonds is told
-    apart by exactly that lack of red). A court card's picture is coloured."""
+    """A pip card of a black suit: all its ink is black (a court card's
+    picture is coloured)."""
     return SUITS[suit_of(card)] in "sc" and RANKS[rank_of(card)] not in "JQK"
+
+
+def _red_pips(card: int) -> bool:
+    """A pip card of a red suit: all its ink is red."""
+    return SUITS[suit_of(card)] in "hd" and RANKS[rank_of(card)] not in "JQK"
 
 
 def neighbours(card: int) -> set[int]:
@@ -309,10 +322,12 @@ def neighbours(card: int) -> set[int]:
 
 
 def _compare(t_grey: np.ndarray, t_feats: np.ndarray, s_grey: np.ndarray, s_feats: np.ndarray,
-             in_view: Optional[np.ndarray] = None) -> Score:
+             in_view: Optional[np.ndarray] = None, channels: int = 3) -> Score:
     """The face against the seen photo at the best of the alignments ``_ecc``
     reached (as it lies included): a level that slid off cannot spoil what a
-    coarser one found. ``in_view``: a face cut by the photo's edge is aligned
+    coarser one found. Compared on the first ``channels`` of the features
+    (the grey alone, or with the chroma); ``tint`` is the chroma's
+    correlation alone. ``in_view``: a face cut by the photo's edge is aligned
     and compared over the part in view only."""
     best = None
     for warp in _ecc(t_grey, s_grey, in_view):
@@ -320,11 +335,12 @@ def _compare(t_grey: np.ndarray, t_feats: np.ndarray, s_grey: np.ndarray, s_feat
                             for c in s_feats]) * _INTERIOR
         mask = None if in_view is None else \
             cv2.warpPerspective(in_view, warp, SIZE, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
-        score = _zncc(t_feats, aligned, mask)
+        score = _zncc(t_feats[:channels], aligned[:channels], mask)
         if best is None or score > best[0]:
             best = (score, aligned, mask)
     score, aligned, mask = best
-    return Score(-1, score, _worst_cell(t_feats[0], aligned[0], mask), _blob(t_feats, aligned, mask))
+    return Score(-1, score, _worst_cell(t_feats[0], aligned[0], mask),
+                 _blob(t_feats[:channels], aligned[:channels], mask), tint=_zncc(t_feats[1:], aligned[1:], mask))
 
 
 def _ecc(t_grey: np.ndarray, s_grey: np.ndarray, in_view: Optional[np.ndarray] = None) -> list[np.ndarray]:
