@@ -22,6 +22,12 @@ up (cards are printed symmetrically, enrolment may have kept either end up):
    black card's place, or the reverse, weighs against it while a warm lamp
    cancels out). Plus the worst inked cell of a grid on the grey: a 6 of
    another pack matches a 7 everywhere but at the missing pip.
+3. *The ink's colour*: colour enters that correlation only where every
+   candidate face has chroma, and a black pip card's face has none, so
+   most places are compared on grey alone; where a red pip card's chroma
+   alone correlates well with the photo's (red ink where its pips lie), no
+   black pip card lies there and those are dropped (an ace of diamonds
+   against the ace of clubs: one pip's shape barely tells them apart).
 
 Candidates: the cards the keypoints found at that place, the cards that
 really get confused with the best of them (same rank in the other suits,
