@@ -12,10 +12,11 @@ What it reads (nothing of a report half):
   lacks and 2-6 included (any read of those is wrong);
 - each of those places again with its true card taken out of the
   candidates: an impostor (the deck lacks the card; any read is wrong);
-- cards cut by the photo's edge (round 10: the share of the face in view is
-  a feature): ``--crops`` whole cards of that tune half read right, each
-  cut 12 ways (``scripts/cut_cards.py``; the 7s and 8s that script's stress
-  test cuts are left out), with their impostors.
+- with ``--crops N`` (round 10; 0 by default), cards cut by the photo's
+  edge: N whole cards of that tune half read right, each cut 12 ways
+  (``scripts/cut_cards.py``; the 7s and 8s that script's stress test cuts
+  are left out), with their impostors. They are not in the fit the
+  coefficients come from (``vision.confidence.CUT_CAP`` says why).
 
 ``--dump FILE`` keeps every example (pickled: the evidence, whether it is
 right, where it came from) to look at without reading the photos again.
@@ -79,7 +80,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shots", type=int, default=3)
     parser.add_argument("--l2", type=float, default=0.1)
-    parser.add_argument("--crops", type=int, default=40)
+    parser.add_argument("--crops", type=int, default=0)
     parser.add_argument("--dump", default=None)
     args = parser.parse_args()
     say = lambda m: print(m, file=sys.stderr)  # noqa: E731
