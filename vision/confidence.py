@@ -14,8 +14,8 @@ the runner-up (Lowe's distance ratio at most ``MAX_RATIO``), and the probability
 ``P_READ``. Its confidence is that *probability that such a read is
 right*: a logistic function of the evidence fitted on the tune halves
 (``fit``; the coefficients below), checked on the report halves by the
-reliability plots of ``vision evaluate``. An abstention's confidence is
-below 0.5.
+reliability plots of ``vision evaluate``; for a card shown only in part,
+at most ``CUT_CAP`` (never sure). An abstention's confidence is below 0.5.
 """
 
 from __future__ import annotations
