@@ -45,6 +45,10 @@ _MARGIN_DELTA = 30.0
 #: is the table (a card is about 0.5% of a table; a court card's picture
 #: frame is more than half of its card).
 _NESTED_CARD = 0.25
+#: ... unless the held quad is ink, not paper: its own most common colour
+#: this much darker (Lab lightness) than the holder's. A diamond pip or a
+#: club passes the card-shape checks; a card holding its own pips is a card.
+_INK_MARK = 40.0
 #: A close-up's card regions are opened by a disc this share of the
 #: picture's short side (``find_cards(close_up=True)``).
 _CLOSE_UP = 0.04
@@ -191,7 +195,7 @@ def _find_in_work_image(img: np.ndarray, mask: Optional[np.ndarray],
     # found as they are: opening keeps what joins a card to a dark band
     # beside it (a shadow, a keyboard), and the quad taking some of it in,
     # larger, would win (a black 7 of hearts on a white desk).
-    return _deduplicate(candidates + [q for q in opened if all(overlap.iou(q, k) < 0.5 for k in candidates)])
+    return _deduplicate(candidates + [q for q in opened if all(overlap.iou(q, k) < 0.5 for k in candidates)], lab)
 
 
 def _opened(maps: list[np.ndarray], shape: tuple[int, ...]) -> list[np.ndarray]:
@@ -356,13 +360,7 @@ def _has_print(quad: np.ndarray, lab: np.ndarray) -> bool:
     """A card face has printing (indices, pips) on its paper; a solid shape (a
     pip of a card that fills the frame, a plain card back, a phone) has none.
     Printing = pixels far in colour from the face's own median colour."""
-    centre = quad.mean(axis=0)
-    inner = (centre + 0.9 * (quad - centre)).astype(np.int32)
-    x, y, w, h = cv2.boundingRect(inner)
-    x, y = max(x, 0), max(y, 0)
-    poly = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(poly, inner - [x, y], 255)
-    pixels = lab[y:y + h, x:x + w][poly[: lab.shape[0] - y, : lab.shape[1] - x] > 0]
+    pixels = _pixels(quad, lab, 0.9)
     if len(pixels) == 0:
         return False
     pixels = pixels[:: len(pixels) // 5000 + 1]          # a sample is enough for a share
@@ -402,21 +400,37 @@ def _mostly_inside(quad: np.ndarray, mask: np.ndarray) -> bool:
     return inside >= 0.6 * max(cv2.countNonZero(poly), 1)
 
 
-def _deduplicate(quads: list[np.ndarray]) -> list[np.ndarray]:
+def _deduplicate(quads: list[np.ndarray], lab: np.ndarray) -> list[np.ndarray]:
     """One quad per card. Among overlapping candidates keep the largest (the
     whole card rather than a part of it, e.g. a court card's picture frame),
-    except that a quad holding a much smaller card-shaped quad is the table or
-    a mat with cards on it, not a card."""
+    except that a quad holding a much smaller card-shaped quad of paper is
+    the table or a mat with cards on it, not a card (a card holding its own
+    pips, ink, is a card: a king of diamonds' index pips were taken for cards
+    on it, and the king dropped as their table)."""
     quads = sorted(quads, key=lambda q: -cv2.contourArea(q))
     areas = [cv2.contourArea(q) for q in quads]
+    inside = [_pixels(q, lab, 0.8) for q in quads]
+    paper = [float(_dominant_colour(p)[0]) if len(p) else 0.0 for p in inside]
     holders = {i for i, q in enumerate(quads)
                if any(areas[j] < _NESTED_CARD * areas[i] and _card_like(quads[j]) and _contains(q, quads[j])
-                      for j in range(i + 1, len(quads)))}
+                      and paper[j] >= paper[i] - _INK_MARK for j in range(i + 1, len(quads)))}
     kept: list[np.ndarray] = []
     for i, q in enumerate(quads):
         if i not in holders and all(overlap.iou(q, k) < 0.5 and not _contains(k, q) for k in kept):
             kept.append(q)
     return kept
+
+
+def _pixels(quad: np.ndarray, lab: np.ndarray, shrink: float) -> np.ndarray:
+    """The Lab pixels of ``quad`` shrunk by ``shrink`` about its centre."""
+    centre = quad.mean(axis=0)
+    inner = (centre + shrink * (quad - centre)).astype(np.int32)
+    x, y, w, h = cv2.boundingRect(inner)
+    x, y = max(x, 0), max(y, 0)
+    poly = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(poly, inner - [x, y], 255)
+    patch = lab[y:y + h, x:x + w]
+    return patch[poly[:patch.shape[0], :patch.shape[1]] > 0]
 
 
 def _card_like(quad: np.ndarray) -> bool:

@@ -31,6 +31,7 @@ for keypoints, ``find_cards`` order for an outline).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 import cv2
@@ -42,7 +43,7 @@ from . import corner_merge, overlap, stretch
 from .confidence import Evidence, decide
 from .corner_read import read_corners
 from .deck import AMBIGUOUS_ASPECT, FACE_SIZE, Deck, quad_aspect
-from .face_match import Place, despeckled, face_scale, quad_to_face, score_place
+from .face_match import Place, despeckled, face_quad, face_scale, quad_to_face, score_place
 from .keypoints import PROVEN, Seen, keypoint_candidates, layout_outlines, matched_in
 from .locate import find_cards
 from .outline_fit import lone_card_outlines
@@ -110,7 +111,21 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
                     places = cards + [place]
     if square_by is None:
         square_by = _stretch_of(places)
-    return [(place, Evidence.of(score_place(image_bgr, place, deck), place)) for place in places], square_by
+    read = []
+    for place in places:
+        scores = score_place(image_bgr, place, deck)
+        read.append((_fitted(place, scores), Evidence.of(scores, place)))
+    return read, square_by
+
+
+def _fitted(place: Place, scores: list) -> Place:
+    """The place in the geometry its best card fits (``Place.also``: an
+    outline's edges may place a small card better than a few pips'
+    homography), so the corners reported are the ones the read rests on."""
+    if not scores or not 0 < scores[0].view <= len(place.also):
+        return place
+    to_face = place.also[scores[0].view - 1]
+    return dataclasses.replace(place, quad=face_quad(to_face), to_face=to_face, also=())
 
 
 def _mark_on(place: Place, quad: np.ndarray) -> bool:

@@ -124,3 +124,31 @@ def test_a_close_ups_opened_maps_do_not_replace_a_cards_quad():
     assert len(close) == 1 and np.abs(close[0] - plain[0]).max() < 1.0
     photo = next(p for p in load_dataset(DATASET) if p.name == "IMG_7706.jpg")
     assert truth_of(close[0], photo) == ("card", {"7H"})
+
+
+def test_a_card_holding_its_own_pips_is_a_card_not_their_table():
+    """A quad holding a much smaller card-shaped quad is a table (or a mat)
+    with a card on it; but a king of diamonds' index pips pass the card-shape
+    checks too, and the king was dropped as their table (tune half). A pip
+    is ink, not paper: a card holding its own pips is a card (round 10)."""
+    name = "IMG_20220921_193929.jpg"
+    image = cv2.imread(str(DATASET / "images" / name))
+    photo = next(p for p in load_dataset(DATASET) if p.name == name)
+    quads = find_cards(image, close_up=True)
+    whole = [q for q in quads if cv2.contourArea(q) > 0.3 * image.shape[0] * image.shape[1]]
+    assert len(whole) == 1 and truth_of(whole[0], photo) == ("card", {"KD"}), [cv2.contourArea(q) for q in quads]
+
+
+def test_a_mat_holding_a_card_is_still_the_table():
+    """The other side of that rule, drawn: a white card lying on a grey mat
+    on a dark table. The mat holds a quad of paper (the card) and is no card."""
+    image = np.full((600, 800, 3), 40, np.uint8)
+    cv2.rectangle(image, (250, 75), (550, 525), (150, 150, 150), cv2.FILLED)         # the mat, card-shaped
+    cv2.rectangle(image, (340, 230), (440, 380), (245, 245, 245), cv2.FILLED)        # the card
+    for x, y in ((355, 250), (425, 360)):                                            # its print
+        cv2.fillConvexPoly(image, np.int32([[x, y - 12], [x + 9, y], [x, y + 12], [x - 9, y]]), (40, 40, 200))
+    cv2.putText(image, "K", (372, 318), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (40, 40, 200), 3)
+    quads = find_cards(image)
+    assert len(quads) == 1, [cv2.contourArea(q) for q in quads]
+    (x0, y0), (x1, y1) = quads[0].min(axis=0), quads[0].max(axis=0)
+    assert abs(x0 - 340) < 4 and abs(x1 - 440) < 4 and abs(y0 - 230) < 4 and abs(y1 - 380) < 4
