@@ -20,9 +20,7 @@ parts, each against its own examples: the rank glyph (the 8 ranks, every
 suit's examples pooled) and the pip (the 4 suits, every rank's pooled). A
 frame is read when both reach ``MIN_SCORE`` and are clearly nearer than
 the next rank and suit (Lowe's distance ratio; a rank glyph with a fanned
-neighbour's edge beside it, by the glyph's core alone, more clearly; a
-glyph refused for its lead alone, when ``vision.corner_linear``'s classifier
-names the same rank clearly), the rank's worst cell
+neighbour's edge beside it, by the glyph's core alone, more clearly), the rank's worst cell
 agrees (a rank the deck lacks, a 3 against an 8, differs in one cell), the
 pip's colour (red or black, calibrated on the enrolled faces' examples) is
 its suit's (when that colour is clear, the suit need only lead the other
@@ -41,8 +39,7 @@ nothing. Never a guess.
 Why one module over 500 lines: learning and reading share every patch,
 threshold and example array of ``CornerModel``, and a rule of the reader is
 only understood beside the examples it is judged against; the finder
-(``vision.index_corner``), the merge (``vision.corner_merge``) and the
-linear second opinion (``vision.corner_linear``) live apart.
+(``vision.index_corner``) and the merge (``vision.corner_merge``) live apart.
 
 Cost (one OpenCV thread, the shared machine at a load of ~9): the model, once
 per deck, ~6 s (learnt by ``calibrate deck`` and kept in the deck's
@@ -60,7 +57,6 @@ import numpy as np
 
 from referee.cards import CARD_NAMES, parse_card
 
-from . import corner_linear
 from .deck import FACE_SIZE, Deck
 from .index_corner import COARSE, RANK, RANK_CORE, SUIT, Gates, IndexFrame, blobs, frames, grey_of, patch, \
     pip_redness, vector
@@ -89,13 +85,6 @@ MAX_CORE_RATIO = 0.25
 #: A rank glyph whose worst cell fails is judged again by its core's worst
 #: cell when the core names the same rank by this ratio (see ``read``).
 MAX_CORE_CELL_RATIO = 0.4
-#: A rank glyph refused for its lead (ratio or score) is still read when
-#: ``vision.corner_linear``'s classifier names the same rank, and no "no
-#: index", by this margin, its correlation at least ``LINEAR_FLOOR``. On
-#: bidly's deals 1-3 right glyphs so refused came at 0.75-0.84 (a 9h, a Kd),
-#: the 52-card pack's 2-6 at most 0.43 (a 6s as an 8s).
-LINEAR_MARGIN = 0.7
-LINEAR_FLOOR = 0.7
 #: A frame's rank glyph must be nearer to its rank's examples than to every
 #: "no index" mark's by this. Judged on the rank glyph: the whole index,
 #: small and blurred, is as like a mark of the face's middle (0.95-0.98) as
@@ -237,10 +226,6 @@ class CornerModel:
         self.core_rows = np.array(core, np.float32).reshape(-1, _dims(RANK_CORE))
         self.ranks = np.array([CARD_NAMES[c][:-1] for c in self.labels])
         self.suits = np.array([CARD_NAMES[c][-1] for c in self.labels])
-        ranks = sorted(set(self.ranks))
-        rank_of = np.array([ranks.index(r) for r in self.ranks] + [len(ranks)] * len(self.no_index_rank_rows), np.int32)
-        self.rank_linear = corner_linear.fit(np.vstack([self.rank_rows, self.no_index_rank_rows]), rank_of,
-                                             len(ranks) + 1)
         reds, blacks = redness[True], redness[False]
         self.red_split = 0.5 * (float(np.median(reds)) + float(np.median(blacks))) if reds and blacks else None
 
@@ -311,19 +296,10 @@ class CornerModel:
                     # core alone, which holds every stroke, judges whether one is missing.
                     near_core = self.core_rows[int(np.argmax(np.where(self.ranks == core[0], core_sims[j], -2)))]
                     cell = max(cell, _worst_cell(fine[j][3], near_core, RANK_CORE[1]))
-            seconded = ""
-            if (rank[1] < MIN_SCORE or rank[3] > MAX_RANK_RATIO) and rank[1] >= LINEAR_FLOOR and len(ranks) >= 2:
-                named, margin = corner_linear.best(self.rank_linear, fine[j][1])
-                if named == ranks.index(rank[0]) and margin >= LINEAR_MARGIN:
-                    # The linear classifier names the same rank clearly: read at the lowest lead.
-                    seconded = f"{rank[0]} by {margin:.2f}"
-                    rank = (rank[0], max(rank[1], MIN_SCORE), rank[2], MAX_RANK_RATIO)
             suit = self._within_colour(suit, per_suit[j], suits, pip_redness(image_bgr, b, f))
             glyph = float(per_rank[j][ranks.index(rank[0])])
             reading = self._decide(image_bgr, b, f, rank, suit, cell, float(index_like[keep[j]]),
                                    glyph - float(background[j]), max_suit_ratio)
-            if reading is not None and seconded:
-                reading.details["linear"] = seconded
             if reading is not None:
                 taken.append(f.rank)
                 reads.append(replace(reading, other_shows=self._other_shows(reading.card, f, found, grey.shape)))
@@ -452,9 +428,8 @@ def corner_model(deck: Deck) -> CornerModel:
 
 
 #: Bumped when what the model learns changes, so cached models are remade.
-MODEL_VERSION = 8
-_STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits", "no_index_rank_rows", "core_rows",
-          "rank_linear")
+MODEL_VERSION = 9
+_STATE = ("rows", "labels", "rank_rows", "suit_rows", "ranks", "suits", "no_index_rank_rows", "core_rows")
 
 
 def _arrays(model: CornerModel) -> dict:

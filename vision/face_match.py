@@ -22,12 +22,6 @@ up (cards are printed symmetrically, enrolment may have kept either end up):
    black card's place, or the reverse, weighs against it while a warm lamp
    cancels out). Plus the worst inked cell of a grid on the grey: a 6 of
    another pack matches a 7 everywhere but at the missing pip.
-3. *The ink's colour*: colour enters that correlation only where every
-   candidate face has chroma, and a black pip card's face has none, so
-   most places are compared on grey alone; where a red pip card's chroma
-   alone correlates well with the photo's (red ink where its pips lie), no
-   black pip card lies there and those are dropped (an ace of diamonds
-   against the ace of clubs: one pip's shape barely tells them apart).
 
 Candidates: the cards the keypoints found at that place, the cards that
 really get confused with the best of them (same rank in the other suits,
@@ -51,7 +45,6 @@ import numpy as np
 
 from referee.cards import RANKS, SUITS, make_card, rank_of, suit_of
 
-from .corner_read import grey_photo
 from .deck import Deck
 
 #: Size (width, height) of the compared faces: pips and index glyphs keep
@@ -70,10 +63,6 @@ _SPECKLE_STEP = 60
 _SPECKLED = 5e-4
 #: Chroma (Lab units) the most colourful 1 % of a face stays under when the photo has no colour.
 _GREY_CHROMA = 12.0
-#: A red pip card's chroma correlating this well with the photo's (after
-#: ECC) shows red ink where its pips lie; a black card's photo holds no
-#: chroma there (real classic tune half: red aces on their own photos 0.72-0.92).
-_RED_INK = 0.5
 #: The band along the edges compared by nobody (the rim, the table a quad
 #: took in), and the grid whose worst inked cell is reported.
 _BORDER = 0.06
@@ -115,7 +104,6 @@ class Score:
     blob: float = 0.0  # strongest pip-sized patch of difference, against the faces' strongest patch of ink
     shown: float = 1.0  # the share of the face's interior the photo shows (a card cut by the photo's edge)
     view: int = 0       # the geometry it fits best: 0 the place's ``to_face``, k its ``also[k - 1]``
-    tint: float = 0.0   # the correlation of the chroma alone (where the face's red ink lies, the photo's?)
 
 
 @dataclass(frozen=True)
@@ -275,16 +263,9 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
     best: dict[int, Score] = {}
     for _, card, k, v in set(chosen):
         grey, feats = seen[v]
-        s = _compare(faces.greys[k], faces.features[k], grey, feats, in_view[v], channels)
+        s = _compare(faces.greys[k], faces.features[k][:channels], grey, feats[:channels], in_view[v])
         if card not in best or s.score > best[card].score:
-            best[card] = Score(card, s.score, s.cell, s.blob, shown[v], v, s.tint)
-    if not grey_photo(image_bgr) and any(_red_pips(c) and s.tint >= _RED_INK for c, s in best.items()):
-        # The photo's ink is red where a red card's pips lie: no black pip
-        # card lies here (the ace of clubs, the runner-up that kept the aces
-        # of diamonds unread: a black card's face holds no chroma, so the
-        # correlation above is taken on grey alone as soon as one is a
-        # candidate, and a lone pip's shape barely tells them apart).
-        best = {c: s for c, s in best.items() if not _inked_black(c)}
+            best[card] = Score(card, s.score, s.cell, s.blob, shown[v], v)
     return sorted(best.values(), key=lambda s: -s.score)
 
 
@@ -308,17 +289,6 @@ def has_colour(face_bgr: np.ndarray) -> bool:
     return float(np.percentile(chroma, 99)) >= _GREY_CHROMA
 
 
-def _inked_black(card: int) -> bool:
-    """A pip card of a black suit: all its ink is black (a court card's
-    picture is coloured)."""
-    return SUITS[suit_of(card)] in "sc" and RANKS[rank_of(card)] not in "JQK"
-
-
-def _red_pips(card: int) -> bool:
-    """A pip card of a red suit: all its ink is red."""
-    return SUITS[suit_of(card)] in "hd" and RANKS[rank_of(card)] not in "JQK"
-
-
 def neighbours(card: int) -> set[int]:
     """The cards really confused with ``card``: its rank in the other suits, the next ranks in its suit."""
     rank, suit = rank_of(card), suit_of(card)
@@ -328,12 +298,10 @@ def neighbours(card: int) -> set[int]:
 
 
 def _compare(t_grey: np.ndarray, t_feats: np.ndarray, s_grey: np.ndarray, s_feats: np.ndarray,
-             in_view: Optional[np.ndarray] = None, channels: int = 3) -> Score:
+             in_view: Optional[np.ndarray] = None) -> Score:
     """The face against the seen photo at the best of the alignments ``_ecc``
     reached (as it lies included): a level that slid off cannot spoil what a
-    coarser one found. Compared on the first ``channels`` of the features
-    (the grey alone, or with the chroma); ``tint`` is the chroma's
-    correlation alone. ``in_view``: a face cut by the photo's edge is aligned
+    coarser one found. ``in_view``: a face cut by the photo's edge is aligned
     and compared over the part in view only."""
     best = None
     for warp in _ecc(t_grey, s_grey, in_view):
@@ -341,12 +309,11 @@ def _compare(t_grey: np.ndarray, t_feats: np.ndarray, s_grey: np.ndarray, s_feat
                             for c in s_feats]) * _INTERIOR
         mask = None if in_view is None else \
             cv2.warpPerspective(in_view, warp, SIZE, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
-        score = _zncc(t_feats[:channels], aligned[:channels], mask)
+        score = _zncc(t_feats, aligned, mask)
         if best is None or score > best[0]:
             best = (score, aligned, mask)
     score, aligned, mask = best
-    return Score(-1, score, _worst_cell(t_feats[0], aligned[0], mask),
-                 _blob(t_feats[:channels], aligned[:channels], mask), tint=_zncc(t_feats[1:], aligned[1:], mask))
+    return Score(-1, score, _worst_cell(t_feats[0], aligned[0], mask), _blob(t_feats, aligned, mask))
 
 
 def _ecc(t_grey: np.ndarray, s_grey: np.ndarray, in_view: Optional[np.ndarray] = None) -> list[np.ndarray]:

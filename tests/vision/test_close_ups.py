@@ -187,22 +187,6 @@ def test_a_cards_own_pips_taken_for_outlines_do_not_hide_its_layout(classic, nam
     assert [card_name(card) if card is not None else None for _, card in found] == [MARKED[name]], found
 
 
-def test_red_ink_where_a_red_cards_pips_lie_rules_out_the_black_pip_cards(classic):  # noqa: F811
-    """An ace of diamonds whose runner-up was the ace of clubs (compared on
-    grey alone, as soon as a black card is a candidate, one pip's shape
-    barely tells them apart): the photo's ink is red where the red aces'
-    pips lie, so no black pip card is a candidate (round 10). A black
-    card's photo keeps them: its ink is not red."""
-    black = {"7", "8", "9", "T", "A"}
-    for name, card, keeps_black in (("IMG_20220921_194100.jpg", "Ad", False), ("IMG_20220921_194238.jpg", "8c", True)):
-        image = despeckled(_photo(name))
-        place = _place_of(image, name, card, classic)
-        scores = score_place(image, place, classic)
-        assert card_name(scores[0].card) == card, [(card_name(s.card), round(s.score, 3)) for s in scores]
-        blacks = [card_name(s.card) for s in scores if card_name(s.card)[0] in black and card_name(s.card)[1] in "sc"]
-        assert bool(blacks) == keeps_black, (card, blacks)
-
-
 def test_a_card_mostly_off_the_photo_is_never_sure_as_a_card_the_deck_lacks(classic):  # noqa: F811
     """A 7 of spades cut to the fifth of its face nearest one side, its true
     card taken out of the candidates as if the deck lacked it: on round 9

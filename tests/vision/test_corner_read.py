@@ -88,8 +88,6 @@ def test_the_model_is_kept_in_the_deck_directory(french):
     model = corner_model(again)
     assert np.array_equal(model.rows, corner_model(deck).rows)
     assert model.gates == corner_model(deck).gates
-    # The linear second opinion is kept with it: 8 ranks and "no index".
-    assert model.rank_linear.shape[1] == 9 and np.array_equal(model.rank_linear, corner_model(deck).rank_linear)
 
 
 def test_recognize_reports_a_heap_card_with_its_index_box(french):
