@@ -119,17 +119,20 @@ class TableCards:
         self.items: list[CardOnTable] = []
         self.hand_off: dict[Card, tuple[Seat, int, float]] = {}  # card -> (seat, obs, t) it left that hand
         self.back_in_hand: dict[Card, float] = {}                # card -> when it came back to the hand
-        self.gone_cards: set[Card] = set()                       # trick cards seen leaving their zone
-        self.gone_at: dict[Card, float] = {}                     # ... and when
+        self.gone_at: dict[Card, float] = {}                     # trick cards seen leaving their zone, and when
         self.pickups = 0                                         # the tricks seen picked up this hand
 
     def shows(self, card: Card, zone: Optional[Seat] = None) -> bool:
         """Does a sensor read ``card`` on the table (or the console name it), in ``zone`` when given?"""
         return any(card in (i.cam, i.rfid, i.card_override) and zone in (None, i.zone) for i in self.items)
 
+    @property
+    def gone_cards(self) -> set[Card]:
+        """The cards of the trick on the table seen leaving their zones."""
+        return set(self.gone_at)
+
     def went(self, card: Card, t: float) -> None:
         """``card``, of the trick on the table, was seen leaving its zone at ``t``."""
-        self.gone_cards.add(card)
         self.gone_at[card] = t
 
     def gone_since_last_down(self, cards: set[Card]) -> set[Card]:
@@ -138,7 +141,7 @@ class TableCards:
         left before another was put down was taken back or moved, not picked up with the trick
         (game 6200302: N's ♠J and S's ♣7, shown and taken back 4 s apart, looked like a pickup)."""
         last = max((i.t for i in self.items if i.timed and not i.early), default=float("-inf"))
-        return {c for c in self.gone_cards & cards if self.gone_at.get(c, last) >= last}
+        return {c for c in self.gone_cards & cards if self.gone_at[c] >= last}
 
     def stale(self, card: Optional[Card], t: float) -> bool:
         """Is a tag read of ``card`` at ``t`` a late read of it from before it came back to the hand?"""
@@ -261,7 +264,7 @@ class TableCards:
                 and (i.timed or any(o.seat == i.seat and o.timed and o.t > i.gone_t for o in self.items))]
         for item in gone:
             self.items.remove(item)
-            self.gone_cards.discard(item.card)
+            self.gone_at.pop(item.card, None)
             if item.card is not None:
                 self.back_in_hand[item.card] = now       # late reads of it are stale for a moment
                 self.hand_off.pop(item.card, None)       # nor is it on its way to the zone any more
