@@ -35,7 +35,6 @@ class SayWatch:
         """Attach "belote"/"rebelote" to ``seat``'s card being played: a trump king or queen on
         the table or just played when there is one (the sensors may hold other readings of that
         seat), else its card on the table, else its next card."""
-        word = "rebelote" if self.says.get(seat) else "belote"
         # a card seen taken back is the last this was said with: the one still down comes first, then the
         # one put down nearest the word (game 801138: W showed the ♣K, its going back unread, put down the
         # ♣Q and said "belote"; the word went with the ♣K and was lost with it, 20 points short)
@@ -53,13 +52,11 @@ class SayWatch:
         pair = [i for i in mine if self._belote_card(i.card) and not (unread and i.gone_t is not None)]
         if not pair and not unread and last and self._belote_card(last[1]) and \
                 "say" not in self.game.current(last[0]) and t - self.put_down.get(last[1], t) <= SAY_RECENT:
-            self.says[seat] = self.says.get(seat, 0) + 1
             old = self.game.current(last[0])
-            yield from self.correct_play(last[0], {**old, "say": word}, "belote said", {})
+            yield from self.correct_play(last[0], {**old, "say": self._say(seat)}, "belote said", {})
             return
         if pair or (mine and not self._has_belote()):
-            (pair or mine)[0].say = word               # without trumps, the engine will say why it is wrong
-            self.says[seat] = self.says.get(seat, 0) + 1
+            (pair or mine)[0].say = self._say(seat)    # without trumps, the engine will say why it is wrong
             return
         self.pending_say[seat] = t
 
@@ -74,9 +71,7 @@ class SayWatch:
         if said is None or down is None or abs(said - down) >= SAY_WAIT or not self._belote_card(card):
             return {}
         del self.pending_say[seat]
-        word = "rebelote" if self.says.get(seat) else "belote"
-        self.says[seat] = self.says.get(seat, 0) + 1
-        return {"say": word}
+        return {"say": self._say(seat)}
 
     def _said_for(self, item: CardOnTable, seat: Seat) -> bool:
         """Was the "belote" waiting for ``seat`` said with ``item``: as it was put down
@@ -95,6 +90,12 @@ class SayWatch:
         said = self.pending_say.get(item.seat)
         return said is not None and abs(said - item.t) < SAY_WAIT and self._has_belote() and \
             not self._belote_card(item.card)
+
+    def _say(self, seat: Seat) -> str:
+        """The word ``seat`` says now ("belote", then "rebelote"), counted as said."""
+        word = "rebelote" if self.says.get(seat) else "belote"
+        self.says[seat] = self.says.get(seat, 0) + 1
+        return word
 
     def _has_belote(self) -> bool:
         play = self.game.play

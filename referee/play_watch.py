@@ -206,8 +206,7 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
             event["say"] = item.say
         elif seat in self.pending_say and self._said_for(item, seat) and self._belote_card(card):
             # said before the card was read (and not long before: it was said with this card)
-            event["say"] = "rebelote" if self.says.get(seat) else "belote"
-            self.says[seat] = self.says.get(seat, 0) + 1
+            event["say"] = self._say(seat)
             del self.pending_say[seat]
         evidence = tuple(item.oids) + ((item.frame,) if item.frame else ())
         event["evidence"] = list(evidence)
