@@ -59,13 +59,23 @@ def _game(name, faces, deck_faces, script, seed):
     reading, reading_cpu = [], []                  # time inside the card reader (vision.read), per read
     reader = pipeline.read
 
-    def timed_read(frame, quad):
-        s, c = time.perf_counter(), time.thread_time()
-        try:
-            return reader(frame, quad)
-        finally:
-            reading.append((time.perf_counter() - s) * 1000)
-            reading_cpu.append((time.thread_time() - c) * 1000)
+    def timed(read, k=None):
+        """``read`` timed, into read ``k``'s figures (a part left for the next frame) or a new read's."""
+        def run(*args, **kw):
+            s, c = time.perf_counter(), time.thread_time()
+            try:
+                out = read(*args, **kw)
+            finally:
+                wall, used = (time.perf_counter() - s) * 1000, (time.thread_time() - c) * 1000
+                if k is None:
+                    reading.append(wall)
+                    reading_cpu.append(used)
+                else:
+                    reading[k] += wall
+                    reading_cpu[k] += used
+            return timed(out, len(reading) - 1) if callable(out) else out
+        return run
+    timed_read = timed(reader)
     pipeline.read = timed_read
     costs, cpu, seen, idle, moving = [], [], [], [], []
     i, t, frame = 0, 0.0, first
