@@ -119,7 +119,8 @@ def _game(name, faces, deck_faces, script, seed):
           f"{len(moving)} frames with a hand moving, including the reads of cards it left)")
     print(f"  landing  median {np.median(landing):5.2f} ms/frame  (p90 {np.percentile(landing, 90):.1f}, max "
           f"{max(landing):.1f}; target <= 15; {len(landing)} frames locating/reading); "
-          f"CPU time median {np.median(landing_cpu):.2f} ms (p90 {np.percentile(landing_cpu, 90):.1f})")
+          f"CPU time median {np.median(landing_cpu):.2f} ms (p90 {np.percentile(landing_cpu, 90):.1f}; "
+          f"{landing_cpu.sum() / max(len(cards), 1):.1f} ms a card, all its landing frames together)")
     print(f"  reading  one card {np.median(reading):5.2f} ms median (p90 {np.percentile(reading, 90):.1f}); CPU time "
           f"{np.median(reading_cpu):.2f} ms (p90 {np.percentile(reading_cpu, 90):.1f}); {len(reading)} reads "
           f"(a card whose pixels did not change since its last read is not read again)")
