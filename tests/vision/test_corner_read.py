@@ -16,7 +16,7 @@ import pytest
 from referee.cards import card_name, parse_card
 from vision.corner_merge import merge
 from vision.corner_read import COLOUR_CLEAR, MAX_RATIO, CornerRead, _consistent, _top, anchors, corner_model, \
-    read_corners, square_pixels
+    read_corners
 from vision.deck import Deck
 from vision.enrol import deck_from_faces
 from vision.faces import builtin_faces, dataset_card
@@ -344,6 +344,7 @@ def test_a_camera_picture_is_read_as_it_is_whatever_stretch_one_card_suggests():
     best card's outline suggests (0.72 on a rendered French tune photo, the
     card's perspective) must not squeeze its index glyphs (round 11: the dark
     tune half's 8h was lost so)."""
+    from vision.corner_read import square_pixels
     phone = np.zeros((1200, 1600, 3), np.uint8)
     same, back = square_pixels(phone, 0.72)
     assert same is phone and back.tolist() == [1.0, 1.0]
