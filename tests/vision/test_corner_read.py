@@ -335,20 +335,3 @@ def test_two_fanned_indices_whose_boxes_overlap_are_two_cards():
     centre = np.float32([312, 300])
     turned = replace(turned, index=(turned.index - centre) @ turn.T + centre)
     assert [e["card"] for e in merge([], [_read("Ac", (300, 300), 0.94), turned])] == [None]
-
-
-def test_a_camera_picture_is_read_as_it_is_whatever_stretch_one_card_suggests():
-    """A stretch comes from an export resized to a square picture (the real
-    sets' 640 x 640): such a photo is read made square again. A camera's own
-    picture (a 1600 x 1200 phone photo) has square pixels: the stretch its
-    best card's outline suggests (0.72 on a rendered French tune photo, the
-    card's perspective) must not squeeze its index glyphs (round 11: the dark
-    tune half's 8h was lost so)."""
-    from vision.corner_read import square_pixels
-    phone = np.zeros((1200, 1600, 3), np.uint8)
-    same, back = square_pixels(phone, 0.72)
-    assert same is phone and back.tolist() == [1.0, 1.0]
-    export = np.zeros((640, 640, 3), np.uint8)
-    square, back = square_pixels(export, 0.75)
-    assert square.shape[:2] == (640, 853)
-    assert back[0] == pytest.approx(640 / 853) and back[1] == 1.0
