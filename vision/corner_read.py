@@ -480,7 +480,7 @@ def square_pixels(image_bgr: np.ndarray, stretch: float) -> tuple[np.ndarray, np
     photo of the real sets); a camera's own picture (4:3, 16:9) has square
     pixels, and the stretch one card's outline suggests there is its
     perspective: a phone photo of the rendered French sets was squared by
-    0.72-1.20 (7 of their 24 first tune photos), its index glyphs
+    0.72-1.20 (10 of their 24 first tune photos), its index glyphs
     squeezed (round 11)."""
     if abs(np.log(stretch)) < _SQUARE or image_bgr.shape[0] != image_bgr.shape[1]:
         return image_bgr, np.float32([1.0, 1.0])
