@@ -474,15 +474,8 @@ def read_corners(image_bgr: np.ndarray, deck: Deck, stretch: float = 1.0) -> lis
 def square_pixels(image_bgr: np.ndarray, stretch: float) -> tuple[np.ndarray, np.ndarray]:
     """(the photo with square pixels, the (x, y) factors that take its points
     back to the photo's): the axis the stretch shortened is enlarged, so no
-    pixel is lost; the photo itself when it is square within ``_SQUARE``,
-    or when its picture is not square. A stretch comes from an export
-    resized to a square picture (640 x 640, 1200 x 1200: every stretched
-    photo of the real sets); a camera's own picture (4:3, 16:9) has square
-    pixels, and the stretch one card's outline suggests there is its
-    perspective: a phone photo of the rendered French sets was squared by
-    0.72-1.20 (10 of their 24 first tune photos), its index glyphs
-    squeezed (round 11)."""
-    if abs(np.log(stretch)) < _SQUARE or image_bgr.shape[0] != image_bgr.shape[1]:
+    pixel is lost; the photo itself when it is square within ``_SQUARE``."""
+    if abs(np.log(stretch)) < _SQUARE:
         return image_bgr, np.float32([1.0, 1.0])
     h, w = image_bgr.shape[:2]
     scale = (1.0, stretch) if stretch > 1 else (1.0 / stretch, 1.0)
