@@ -204,7 +204,7 @@ def read_landed(frame_bgr: np.ndarray, quad: np.ndarray, deck) -> tuple[Optional
     # (either way up), is looked at: the rest is painted over with the paper's
     # colour (a court card's picture holds many glyph-like marks, each a frame to read).
     only = np.empty_like(crop)
-    only[:] = np.median(crop.reshape(-1, 3), axis=0)
+    only[:] = _median_colour(crop)
     wx, wy = int(round(pad + _LANDED_WINDOW * w)), int(round(pad + _LANDED_WINDOW * h))
     only[:wy, :wx] = crop[:wy, :wx]
     only[-wy:, -wx:] = crop[-wy:, -wx:]
@@ -214,3 +214,17 @@ def read_landed(frame_bgr: np.ndarray, quad: np.ndarray, deck) -> tuple[Optional
         return None, 0.0
     return reads[0].card, round(float(max(r.confidence for r in reads)), 3)
 
+
+def _median_colour(image: np.ndarray) -> np.ndarray:
+    """Each channel's median of a colour picture (uint8), exactly as
+    ``np.median(image.reshape(-1, 3), axis=0)`` gives it (the mean of the two
+    middle values when the count is even), counted from the channel's
+    histogram: ~0.1 ms for the landed card's face against ~0.9 ms for the
+    sort, in the frame that reads the card (``bench vision``)."""
+    n = image.shape[0] * image.shape[1]
+    out = []
+    for ch in range(image.shape[2]):
+        below = np.cumsum(cv2.calcHist([image], [ch], None, [256], [0, 256]).ravel())
+        # the value at sorted place k is the first whose cumulative count exceeds k
+        out.append(0.5 * float(np.searchsorted(below, (n - 1) // 2 + 1) + np.searchsorted(below, n // 2 + 1)))
+    return np.array(out)

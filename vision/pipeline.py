@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional
 
@@ -100,6 +101,7 @@ class Pipeline:
         if self.thumbnails:
             self.thumbnails.mkdir(parents=True, exist_ok=True)
         self.read = reader or self._read_with_deck
+        self._own_reader = reader is None      # its second opinion can wait a frame (``_vote``)
         if reader is None and deck is not None:
             from .corner_read import corner_model
             from .read import prepare
@@ -126,17 +128,26 @@ class Pipeline:
         return cls(deck, view.image_to_table, profile.zones(), camera=profile.camera(),
                    recheck=lambda frame: recheck_markers(frame, view), frame_size=view.image_size, **options)
 
-    def _read_with_deck(self, frame, quad):
+    def _read_with_deck(self, frame, quad, later: bool = False):
         """The landed card read whole (``read_card``); when that is not sure
         (a court card at the table camera's scale, a face half in glare), its
         index corners, read on its own face only (``read_landed``), decide:
         the same card, or a card the whole face did not name; two methods
-        naming two cards is no read."""
-        from .corner_merge import read_landed
+        naming two cards is no read. ``later``: that second opinion is
+        returned undone (a callable giving the read), for the next frame
+        (``_vote``)."""
         from .read import read_card
         card, confidence, _ = read_card(frame, quad, self.deck)
         if card is not None and confidence >= self.min_confidence:
             return card, confidence
+        if later:
+            return partial(self._corners_decide, frame, quad, card, confidence)
+        return self._corners_decide(frame, quad, card, confidence)
+
+    def _corners_decide(self, frame, quad, card: Optional[int], confidence: float):
+        """The unsure whole-face read (``card``, ``confidence``) and the card's
+        index corners together (``_read_with_deck``)."""
+        from .corner_merge import read_landed
         corner, corner_confidence = read_landed(frame, quad, self.deck)
         if corner is None:
             return card, confidence
@@ -239,7 +250,15 @@ class Pipeline:
         return out + self._vote(frame)
 
     def _vote(self, frame: np.ndarray) -> list[Observation]:
+        """One more read of each new card (see the module doc). A card's first
+        read, when the whole face is unsure, leaves its index corners
+        (``read_landed``, ~4 ms) to the next frame of the scene: the frame
+        that finds a card (the table plane, the change analysis, the whole-face
+        read) is the costliest of the live loop, and a first read is never
+        settled (two reads are needed), so nothing waits for it; the read is
+        the same, made on the same frame."""
         pending = self._pending
+        self._finish(pending)
         for c in pending.analysis.cards:
             x, y, w, h = cv2.boundingRect(np.round(c.quad).astype(np.int32))
             pixels = frame[max(y, 0):y + h, max(x, 0):x + w]
@@ -247,7 +266,8 @@ class Pipeline:
                     cv2.norm(c.read_from, pixels, cv2.NORM_INF) < self.tracker.threshold:
                 c.reads.append(c.reads[-1])   # no pixel of it changed as the tracker counts a change: the same read
                 continue
-            c.reads.append(self.read(frame, c.quad))
+            first = not c.reads and self._own_reader and self.votes > 1
+            c.reads.append(self.read(frame, c.quad, later=True) if first else self.read(frame, c.quad))
             c.read_from = pixels.copy()
         pending.frame = frame
         if len(pending.analysis.cards[0].reads) >= self.votes or all(_settled(c.reads, self.min_confidence)
@@ -255,10 +275,18 @@ class Pipeline:
             return self._decide()
         return []
 
+    @staticmethod
+    def _finish(pending: _Pending) -> None:
+        """The reads ``_vote`` left for this frame, made."""
+        for c in pending.analysis.cards:
+            if c.reads and callable(c.reads[-1]):
+                c.reads[-1] = c.reads[-1]()
+
     def _decide(self) -> list[Observation]:
         """The still scene's cards, from the reads made while it lasted (``votes`` frames,
         or fewer when the next move came sooner: at least one)."""
         p, self._pending = self._pending, None
+        self._finish(p)
         self._unexplained_since = None            # whatever was waiting is judged afresh from this scene
         verdicts = [vote(c.reads, self.min_confidence) for c in p.analysis.cards]
         for c, verdict in zip(p.analysis.cards, verdicts):

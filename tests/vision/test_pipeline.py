@@ -237,19 +237,24 @@ def test_straight_down_or_at_a_steep_angle(tilt):
     assert sorted(o.zone for o in seen if isinstance(o, ZoneCleared)) == ["play:E", "play:N", "play:S", "play:W"]
 
 
-@pytest.mark.parametrize("noise, reads", [(0, 1), (12, 2)])
-def test_a_card_is_read_again_only_where_its_pixels_changed(noise, reads):
-    """A voting frame that shows the card exactly as before repeats its read; one whose
-    pixels around the card changed beyond the tracker's threshold (here: strong sensor
-    noise) is read afresh. Either way the card is reported once, read."""
+def _one_card_lands():
+    """(the empty table, the table with a 5 at rest in play:S and the hand gone, the table's view)."""
     faces = builtin_faces()
     scene = TableScene.square(size=(1280, 720), tilt_deg=20)
     frames = SceneRenderer(faces, scene, seed=3, size=(1280, 720)).frames([Wait(0.4), Play("S", 5), Wait(1.0)],
                                                                           FPS)
     _, empty = next(frames)
     for _, still in frames:
-        pass                                        # the card at rest, the hand gone
-    view = locate_table(empty, TableLayout())
+        pass
+    return empty, still, locate_table(empty, TableLayout())
+
+
+@pytest.mark.parametrize("noise, reads", [(0, 1), (12, 2)])
+def test_a_card_is_read_again_only_where_its_pixels_changed(noise, reads):
+    """A voting frame that shows the card exactly as before repeats its read; one whose
+    pixels around the card changed beyond the tracker's threshold (here: strong sensor
+    noise) is read afresh. Either way the card is reported once, read."""
+    empty, still, view = _one_card_lands()
     calls = []
     pipeline = Pipeline(None, view.image_to_table, default_zones(), recheck=lambda f: recheck(f, view),
                         reader=lambda frame, quad: calls.append(quad) or (5, 0.95))
@@ -262,6 +267,35 @@ def test_a_card_is_read_again_only_where_its_pixels_changed(noise, reads):
         seen += pipeline.process(i / FPS, frame)
     assert [(type(o).__name__, o.zone, o.card) for o in seen] == [("CardSeen", "play:S", 5)]
     assert len(calls) == reads
+
+
+@pytest.mark.parametrize("sure", [False, True])
+def test_an_unsure_first_read_asks_the_corners_on_the_next_frame_the_same_question(monkeypatch, sure):
+    """The frame that finds a card (table plane, change analysis, whole-face read)
+    is the live loop's costliest; when the whole face is unsure, the card's index
+    corners are read on the next frame of the still scene, from the frame the
+    card was found on, and the card is reported as the corners name it. A sure
+    whole-face read asks the corners nothing."""
+    import vision.corner_merge
+    import vision.read
+    empty, still, view = _one_card_lands()
+    pipeline = Pipeline(None, view.image_to_table, default_zones(), recheck=lambda f: recheck(f, view))
+    whole, corners = [], []
+    monkeypatch.setattr(vision.read, "read_card", lambda frame, quad, deck: whole.append(
+        (pipeline.frame_no, frame)) or ((5, 0.95, {}) if sure else (None, 0.3, {})))
+    monkeypatch.setattr(vision.corner_merge, "read_landed", lambda frame, quad, deck: corners.append(
+        (pipeline.frame_no, frame)) or (5, 0.9))
+    seen = []
+    for i in range(16):
+        frame = (empty if i < 10 else still).copy()
+        seen += pipeline.process(i / FPS, frame)
+    assert [(type(o).__name__, o.card) for o in seen] == [("CardSeen", 5)]
+    assert len(whole) == 1
+    if sure:
+        assert corners == []
+    else:
+        assert len(corners) == 1
+        assert corners[0][0] == whole[0][0] + 1 and corners[0][1] is whole[0][1]
 
 
 def test_a_french_trick_on_one_heap_reports_each_newest_card_never_one_under_it():
