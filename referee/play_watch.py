@@ -266,13 +266,17 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
                                f"the RFID's is recorded", hand=hand, trick=trick, seat=seat, proposal=mismatch[1],
                                alternative=mismatch[0], ref=n, evidence=tuple(oids)))
 
-    def name_card(self, ref: int, card: Card, why: dict, evidence: tuple = ()) -> Iterator[Proposal]:
+    def name_card(self, ref: int, card: Card, why: dict, evidence: tuple = (),
+                  say: Optional[str] = None) -> Iterator[Proposal]:
         """The console names the card of play event ``ref`` (a misread): its word, not a sensor's read.
         The play keeps its evidence (the reads of that card, misread), unless ``evidence`` gives the
-        reads of the card named: the recorded one was another card, shown and taken back."""
+        reads of the card named: the recorded one was another card, shown and taken back. ``say``: the
+        word said with the card named, while it waited on the table for the answer."""
         old = {k: v for k, v in self.game.current(ref).items() if k != "sources"}
         if evidence:
             old["evidence"] = list(evidence)
+        if say and "say" not in old:
+            old["say"] = say
         if "say" not in old:
             # A "belote" its player said as it put the card down, waiting for a belote card while the
             # sensors held another (games 6300290, 6300392: a card shown and taken back was recorded;
@@ -371,8 +375,13 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
                         self.played[chosen] = self.played.pop(before)
                     else:
                         self.played[chosen] = (c.trick, c.seat, c.ref)
+                # The card named, waiting on the table for this answer, may have taken a "belote" said
+                # with it (game 1000401: E showed the ♣7, its going back unread, and put down the ♥Q with
+                # "rebelote"; the ♣7 was recorded, the console named the ♥Q, and the word was lost with
+                # the waiting card, 20 points short).
+                said = next((i.say for i in self.cards.items if i.conflict == c.id and i.card == chosen), None)
                 try:
-                    yield from self.name_card(c.ref, chosen, why, self._evidence_of_named(c, chosen, oid))
+                    yield from self.name_card(c.ref, chosen, why, self._evidence_of_named(c, chosen, oid), said)
                 except RecordError:
                     self.played = known
                     raise
