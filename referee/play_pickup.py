@@ -417,8 +417,7 @@ class PickupWatch:
         done, self.trick_done = self.trick_done, None
         self.flushed = (done["trick"], None if self.unpicked == done["trick"] else done.get("cleared", done["t"]))
         self.cleared_at = None
-        self.cards.items = [i for i in self.cards.items if i.early or i.conflict is not None or i.t > done["t"]]
-        self.cards.gone_at = {}
+        self.cards.trick_written(done["t"])
         hand = self.game.hand_number
         event = done["event"]
         if event.get("sources") and done.get("pile_card") == done["card"]:

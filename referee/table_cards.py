@@ -135,6 +135,13 @@ class TableCards:
         """``card``, of the trick on the table, was seen leaving its zone at ``t``."""
         self.gone_at[card] = t
 
+    def trick_written(self, last: float) -> None:
+        """The trick on the table was written, its last card put down at ``last``: the cards that stay
+        are the ones waiting (for their turn, or for the console) and those put down after it (the next
+        trick's); the cards seen leaving their zones were the written trick's."""
+        self.items = [i for i in self.items if i.early or i.conflict is not None or i.t > last]
+        self.gone_at = {}
+
     def gone_since_last_down(self, cards: set[Card]) -> set[Card]:
         """The cards of ``cards`` seen leaving their zones since the last card a sensor saw put down
         (on the table, undecided): a trick is picked up once its cards are all down, so a card that
