@@ -204,9 +204,13 @@ class TableCards:
         camera = obs.source == "camera"
         for item in self.items:                       # the same card seen again
             if card is not None and card == (item.cam if camera else item.rfid) and \
-                    (not camera or item.zone == zone or item.gone_t is not None):
+                    (not camera or (item.zone == zone) == (item.gone_t is None)):
                 # (The camera seeing a card in another zone than where it saw it, which it did not see
-                # leave, sees two cards: one of the two reads is a misread.)
+                # leave, sees two cards: one of the two reads is a misread. Seeing it land again where
+                # it saw it leave, it sees a card put down: the one shown and taken back, or another
+                # misread as it (game 1000329: N showed the ♥Q, took it back and put down the ♥K with
+                # "belote", read ♥Q at 0.66; taken for the ♥Q seen again, the ♥K was dropped with it as
+                # taken back, and the word lost).)
                 if not camera and obs.source != "console":
                     item.rfid_reads.add((obs.zone, "in"))
                 if not item.zone_seen:                # seen leaving the hand, now seen in the zone

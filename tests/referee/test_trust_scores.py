@@ -40,6 +40,9 @@ CASES = [
     # (seed 10, RFID only) hand 2: E showed the ♣7 (its going back unread) and put down the ♥Q with "rebelote";
     # the ♣7 was recorded, the console named the ♥Q, and the word went with the ♥Q waiting on the table, dropped
     (1000401, "contree", "realistic,camera=false"),
+    # (seed 10, camera only) hand 1: N showed the ♥Q, took it back and put down the ♥K with "belote", read ♥Q at
+    # 0.66: taken for the ♥Q seen again, the ♥K was dropped with it as taken back, and the word lost
+    (1000329, "contree", "realistic,rfid=false"),
 ]
 
 
