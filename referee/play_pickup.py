@@ -301,6 +301,12 @@ class PickupWatch:
             at = max(before) + 1e-3 if before else min(after, default=t) - 1e-3
             item = CardOnTable(zone=seat, t=at, window=window)
             items.append(item)
+            left = set(range(32)) - set(self.played) - {i.card for i in items}
+            if play.trick_number == 8 and len(left) == 1 and self.deal.holder(min(left)) in (None, seat):
+                # The hand's last trick, this the one card nobody saw: the one card of the deck no play
+                # holds nor another card of the trick (resting on the record as on one read), not asked.
+                item.card_override, item.deduced = left.pop(), True
+                continue
             yield from self._ask(item, "card-unknown", f"trick {play.trick_number} is being picked up but no "
                                  f"sensor saw {SEAT_NAMES[seat]}'s card: which card?", seat, play.trick_number)
 

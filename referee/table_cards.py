@@ -61,6 +61,7 @@ class CardOnTable:
     say: Optional[str] = None
     conflict: Optional[int] = None
     card_override: Optional[Card] = None     # settled at the console
+    deduced: bool = False                    # ... or by elimination: the hand's last card, the one not played
 
     @property
     def card(self) -> Optional[Card]:
@@ -94,7 +95,10 @@ class CardOnTable:
     def one_read(self) -> Optional[str]:
         """The sensor (``camera``, ``rfid``) of the one read that names this card, when only one
         does: no other sensor agrees, nor another RFID antenna (the hand the tag left, the zone);
-        None when two or more do, or the console settled or entered it."""
+        None when two or more do, or the console settled or entered it. The hand's last card named by
+        elimination (``deduced``) rests on the record of the other 31 as on one read."""
+        if self.deduced:
+            return "deduced"
         if self.card_override is not None or self.by_console:
             return None
         card = self.card

@@ -4,7 +4,7 @@ says (the oracle). Each game is named by its seed; what went wrong in it is said
 
 import pytest
 
-from referee.cards import parse_card
+from referee.cards import card_name, parse_card
 from referee.proposals import Ask, Flag
 from referee.sensor_faults import parse_faults
 from referee.table_referee import TableReferee
@@ -445,3 +445,17 @@ def test_a_belote_said_over_a_sure_camera_misread_asks_about_the_card():
     assert [(c.hand, c.seat, c.proposal) for c in asked] == [(6, 1, parse_card("Js"))]
     mine = {r.number: r.score for r in referee.results}
     assert all(mine.get(r.number) == r.score for r in sim.truth.results)
+
+
+def test_the_hands_last_card_no_sensor_read_is_the_one_card_not_played():
+    """Round 11 (fewer questions): at the hand's last trick, a card no sensor could read (or one the camera
+    read as a card already played) is the one card of the deck no play holds nor another card of the trick,
+    once the cards after it are down: named by elimination, not asked (a third of a question a hand on a
+    camera-only classic table). It rests on the record as on one read (``sources: ["deduced"]``), so a
+    violation resting on it waits to confirm. Game 300000 (seed 3, classic, camera only), 10 hands."""
+    sim, referee = replayed(300000, "realistic,rfid=false", "classic", hands=10)
+    deduced = [(e["seat"], e["card"]) for e in referee.record if e["type"] == "play" and e.get("sources") == ["deduced"]]
+    last = {("NESW"[s], card_name(c)) for (h, trick, s), c in sim.plays.items() if trick == 8}
+    assert len(deduced) == 3 and set(deduced) <= last
+    assert not [c for c in referee.conflicts if c.kind == "card-unknown" and c.trick == 8]
+    assert [(r.number, r.score) for r in referee.results] == [(r.number, r.score) for r in sim.truth.results]
