@@ -181,7 +181,7 @@ class TurnOrder:
             elif now < item.t + (RFID_WAIT if item.cam is not None else UNKNOWN_WAIT) and not later:
                 return False
         card = item.card
-        if card is None or (card in self.played and item.card_override is None):
+        if card is None:
             left = self._last_of_deck(item, to_play, trick, live)
             if left is WAIT and now < item.t + LAST_WAIT and self.cleared_at is None:
                 return False                          # the other cards of the hand's last trick may say
@@ -220,12 +220,13 @@ class TurnOrder:
         return True
 
     def _last_of_deck(self, item: CardOnTable, to_play: Seat, trick: int, live: list[CardOnTable]):
-        """At the hand's last trick, ``item``, ``to_play``'s card, which no sensor could read or the
-        camera read as a card already played: the one card of the deck no play holds nor another card
-        of the trick down; :data:`WAIT` while a player after ``to_play`` has put no card down yet (its
-        card may say); None when no one card is left (the console is asked, as before round 11: a
-        third of a question a hand on a camera-only table was a card of the last trick), or the
-        antennas saw that card dealt to another seat."""
+        """At the hand's last trick, ``item``, ``to_play``'s card, which no sensor could read: the one
+        card of the deck no play holds nor another card of the trick down; :data:`WAIT` while a player
+        after ``to_play`` has put no card down yet (its card may say); None when no one card is left
+        (the console is asked, as before round 11: a third of a question a hand on a camera-only table
+        was a card of the last trick), or the antennas saw that card dealt to another seat. (A card the
+        camera read as one already played is asked about still: the read says a card of the record is
+        misread, and the card left is then not the one played: seed 3's games 300018, 300082.)"""
         if trick != 8:
             return None
         step = 1 if self.game.options.clockwise else 3

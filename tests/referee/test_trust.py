@@ -448,11 +448,10 @@ def test_a_belote_said_over_a_sure_camera_misread_asks_about_the_card():
 
 
 def test_the_hands_last_card_no_sensor_read_is_the_one_card_not_played():
-    """Round 11 (fewer questions): at the hand's last trick, a card no sensor could read (or one the camera
-    read as a card already played) is the one card of the deck no play holds nor another card of the trick,
-    once the cards after it are down: named by elimination, not asked (a third of a question a hand on a
-    camera-only classic table). It rests on the record as on one read (``sources: ["deduced"]``), so a
-    violation resting on it waits to confirm. Game 300000 (seed 3, classic, camera only), 10 hands."""
+    """Round 11 (fewer questions): at the hand's last trick, a card no sensor could read is the one card of
+    the deck no play holds nor another card of the trick, once the cards after it are down: named by
+    elimination, not asked. It rests on the record as on one read (``sources: ["deduced"]``), so a violation
+    resting on it waits to confirm. Game 300000 (seed 3, classic, camera only), 10 hands."""
     sim, referee = replayed(300000, "realistic,rfid=false", "classic", hands=10)
     deduced = [(e["seat"], e["card"]) for e in referee.record if e["type"] == "play" and e.get("sources") == ["deduced"]]
     last = {("NESW"[s], card_name(c)) for (h, trick, s), c in sim.plays.items() if trick == 8}
