@@ -225,9 +225,10 @@ class TurnOrder:
         after ``to_play`` has put no card down yet (its card may say); None when no one card is left
         (the console is asked, as before round 11: a third of a question a hand on a camera-only table
         was a card of the last trick), or the antennas saw that card dealt to another seat. (A card the
-        camera read as one already played is asked about still: the read says a card of the record is
-        misread, and the card left is then not the one played: seed 3's games 300018, 300082.)"""
-        if trick != 8:
+        camera read as one already played is asked about still, and none is named once a tag of a card
+        recorded in an earlier trick was read in this one: a card of the record is then not where it was
+        recorded, and the card left is not the one played: seed 3's games 300018, 300082, 300030.)"""
+        if trick != 8 or self.stray == (self.game.hand_number, trick):
             return None
         step = 1 if self.game.options.clockwise else 3
         after = {(to_play + k * step) & 3 for k in range(1, 4 - len(self.game.play.trick))}

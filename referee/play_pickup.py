@@ -52,6 +52,8 @@ class PickupWatch:
         if source == "rfid" and card is not None:
             self.going[card] = t                      # its tag was on the table when it left
             self.zone_left[card] = (zone, t)
+            if self.played.get(card, (play.trick_number,))[0] < play.trick_number - 1:
+                self.stray = (self.game.hand_number, play.trick_number)   # (not the last trick's pickup)
         if source == "camera" and card is not None:
             trick = self.trick_done["trick"] if self.trick_done else play.trick_number
             there = any(k == trick and s == zone for k, s, _ in self.played.values()) or \
@@ -302,7 +304,8 @@ class PickupWatch:
             item = CardOnTable(zone=seat, t=at, window=window)
             items.append(item)
             left = set(range(32)) - set(self.played) - {i.card for i in items}
-            if play.trick_number == 8 and len(left) == 1 and self.deal.holder(min(left)) in (None, seat):
+            if play.trick_number == 8 and len(left) == 1 and self.deal.holder(min(left)) in (None, seat) and \
+                    self.stray != (self.game.hand_number, 8):
                 # The hand's last trick, this the one card nobody saw: the one card of the deck no play
                 # holds nor another card of the trick (resting on the record as on one read), not asked.
                 item.card_override, item.deduced = left.pop(), True

@@ -85,6 +85,9 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
         self.going: dict[Card, float] = {}                      # tags read leaving a zone or in a pile: when
         self.unpicked: Optional[int] = None                     # a trick seen picked up on a take-back's read
         self.zone_left: dict[Card, tuple[Seat, float]] = {}     # a tag read leaving a play zone: which, when
+        # (hand, trick) of the last tag of a card recorded in an earlier trick read leaving a hand or landing
+        # in a zone: a card of the record may not be where it was recorded (no card is named by elimination)
+        self.stray: tuple[int, int] = (0, 0)
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -127,6 +130,8 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
         self.cards.left_hand(obs, seat, oid, self.played)
         trick, by, n = self.played.get(obs.card, (0, -1, 0))
         play = self.game.play
+        if trick and trick < play.trick_number and not self.cards.stale(obs.card, obs.t):
+            self.stray = (self.game.hand_number, play.trick_number)
         if by == seat and n and not self.cards.stale(obs.card, obs.t) and \
                 (trick < play.trick_number - 1 or (trick == play.trick_number - 1 and play.trick)):
             # Still in the hand, a trick or more later (not a late read of its going): that card was
@@ -156,6 +161,8 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
             return None
         if card is not None and card in self.played:
             trick, seat, n = self.played[card]
+            if not camera and trick < play.trick_number:
+                self.stray = (self.game.hand_number, play.trick_number)
             if obs.t > self.left_zone.get(card, (0, 0, obs.t))[2] and (not camera or seat == zone):
                 del self.left_zone[card]              # back in a zone: it was moved, not picked up
             # Its tag lands in another seat's zone, not moved there: not seen leaving the recorded seat's
