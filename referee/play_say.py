@@ -77,11 +77,17 @@ class SayWatch:
         """Was the "belote" waiting for ``seat`` said with ``item``: as it was put down
         (:data:`SAY_WAIT`), or, when no sensor saw it put down (its time is a guess), after a card of
         its trick was (game 800397: N said "rebelote" putting down the ♥K nobody read; named at the
-        console at the pickup, 5 s later, the card went without the word, 20 points short)."""
+        console at the pickup, 5 s later, the card went without the word, 20 points short; for the
+        trick's lead, after the last trick was picked up)."""
         said = self.pending_say[seat]
         if abs(item.t - said) < SAY_WAIT:
             return True
         began = min((self.put_down[c] for c in self.game.play.trick if c in self.put_down), default=None)
+        if began is None and self.flushed is not None and self.flushed[0] == self.game.play.trick_number - 1:
+            # The trick's lead: the trick began once the last one was picked up (game 900332: W led the ♠Q
+            # unseen with "rebelote"; named at the pickup, its guessed time 5.6 s after the word, it went
+            # without it, 20 points short)
+            began = self.flushed[1]
         return not item.timed and began is not None and began <= said
 
     def _said_over(self, item: CardOnTable) -> bool:
