@@ -49,7 +49,10 @@ class SayWatch:
         # A pair card seen taken back is not the one the word went with while a card still down is unread
         # (game 5600704: S showed the ♠K, took it back and put down a card the camera could not read; the
         # word went with the ♠K and was lost with it, 20 points short).
-        pair = [i for i in mine if self._belote_card(i.card) and not (unread and i.gone_t is not None)]
+        # Nor is one seen leaving its zone before the word was said (game 7100340: N's ♥Q, shown, was read
+        # leaving N's zone 0.8 s before "rebelote"; the ♠Q it was said with left N's hand just after it).
+        pair = [i for i in mine if self._belote_card(i.card)
+                and not (i.gone_t is not None and (unread or i.gone_t < t))]
         if not pair and not unread and last and self._belote_card(last[1]) and \
                 "say" not in self.game.current(last[0]) and t - self.put_down.get(last[1], t) <= SAY_RECENT:
             old = self.game.current(last[0])
