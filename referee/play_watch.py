@@ -428,27 +428,26 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
 
     def _led_unseen(self, item: CardOnTable) -> Generator[Proposal, Any, bool]:
         """The console said ``item``'s card, down before the card of the player to play, was not out of
-        turn, and the players between have a card down before it too: that player's card went down
-        unseen before them (its reads, and maybe the last trick's pickup, missed). It is asked for, and
-        the cards down are this trick's; True when so. (Game 800771, seed 8, classic RFID only:
+        turn, while every other player still to play has a card down in this trick before that player's:
+        that player's card went down unseen before them (its reads, and maybe the last trick's pickup,
+        missed). It is asked for, and the cards down are this trick's; True when so. (Game 800771, seed 8,
+        classic RFID only:
         W led trick 6 unseen; S, E and N's cards, each "not out of turn", waited for their turns, W's
         lead of trick 7 was taken for trick 6's, the record went a trick out of step, a hand in doubt,
         ten questions, 8 points short.)"""
         play = self.game.play
         to_play = play.to_play
         step = 1 if self.game.options.clockwise else 3
-        order = [(to_play + k * step) & 3 for k in range(1, 4 - len(play.trick))]
-        if item.seat not in order:
-            return False
-        after = set(order)
-        upto = set(order[:order.index(item.seat) + 1])         # the players from the next to ``item``'s
+        after = {(to_play + k * step) & 3 for k in range(1, 4 - len(play.trick))}
         mine = min((i.t for i in self.cards.items if i.seat == to_play), default=float("inf"))
         down = {}
         for i in sorted(self.cards.items, key=lambda i: i.t):   # each seat's first card down before the player's
-            if i.seat in upto and i.timed and i.gone_t is None and not i.closed and i.card is not None and \
+            if i.seat in after and i.timed and i.gone_t is None and not i.closed and i.card is not None and \
                     (i.conflict is None or i is item) and i.t < mine:
                 down.setdefault(i.seat, i)
-        if set(down) != upto:
+        if item.seat not in after or set(down) != after:
+            # (Only the players up to ``item``'s down: the player to play may have put its card down just
+            # after, ``item`` a card shown and taken back, game 1000075: S's ♠9 shown 0.1 s before W's ♠A.)
             return False
         first = min(i.t for i in down.values())
         for other in down.values():
