@@ -33,7 +33,7 @@ takes as evidence").
 
 from __future__ import annotations
 
-from typing import Any, Generator, Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from .cards import Card, card_name, parse_card, pretty
 from .deal_watch import DealWatch
@@ -335,7 +335,7 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
                 item.card_override = card
             if action in ("confirm", "resolve"):
                 yield from self._write_out_of_turn(item)
-            elif not (yield from self._led_unseen(item)):
+            else:
                 item.early = True                 # down before its turn: it waits for it
             return
         named = card if action == "resolve" else c.proposal
@@ -425,41 +425,6 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
                                f"but it was recorded as {SEAT_NAMES[seat]}'s card at trick {trick} too: which card "
                                f"did {SEAT_NAMES[seat]} play at trick {trick}?", trick=trick, seat=seat,
                                blocking=True, ref=n))
-
-    def _led_unseen(self, item: CardOnTable) -> Generator[Proposal, Any, bool]:
-        """The console said ``item``'s card, down before the card of the player to play, was not out of
-        turn, while every other player still to play has a card down in this trick before that player's:
-        that player's card went down unseen before them (its reads, and maybe the last trick's pickup,
-        missed). It is asked for, and the cards down are this trick's; True when so. (Game 800771, seed 8,
-        classic RFID only:
-        W led trick 6 unseen; S, E and N's cards, each "not out of turn", waited for their turns, W's
-        lead of trick 7 was taken for trick 6's, the record went a trick out of step, a hand in doubt,
-        ten questions, 8 points short.)"""
-        play = self.game.play
-        to_play = play.to_play
-        step = 1 if self.game.options.clockwise else 3
-        after = {(to_play + k * step) & 3 for k in range(1, 4 - len(play.trick))}
-        mine = min((i.t for i in self.cards.items if i.seat == to_play), default=float("inf"))
-        down = {}
-        for i in sorted(self.cards.items, key=lambda i: i.t):   # each seat's first card down before the player's
-            if i.seat in after and i.timed and i.gone_t is None and not i.closed and i.card is not None and \
-                    (i.conflict is None or i is item) and i.t < mine:
-                down.setdefault(i.seat, i)
-        if item.seat not in after or set(down) != after:
-            # (Only the players up to ``item``'s down: the player to play may have put its card down just
-            # after, ``item`` a card shown and taken back, game 1000075: S's ♠9 shown 0.1 s before W's ♠A.)
-            return False
-        first = min(i.t for i in down.values())
-        for other in down.values():
-            other.early = False
-        for later in [i for i in self.cards.items if i.seat == to_play or (i.seat in after and i.t > mine)]:
-            later.early = True                        # of the next trick: it waits for its turn
-        unseen = CardOnTable(zone=to_play, t=first - 1e-3)
-        self.cards.items.append(unseen)
-        yield from self._ask(unseen, "card-unknown", f"{SEAT_NAMES[to_play]}'s card at trick {play.trick_number} "
-                             f"came before the others', but no sensor saw it: which card?", to_play,
-                             play.trick_number)
-        return True
 
     @staticmethod
     def _evidence_of_named(c: Conflict, chosen: Card, oid: int) -> tuple:
