@@ -31,7 +31,8 @@ tables, so that the long run can be split among processes;
 ``BENCH_TRUST_HANDS`` sets the hands per table (default 10000), ``BENCH_TRUST_SEED`` the seed of the
 tables (default 1: the figures of every round; a held-out seed is looked at once, at a round's end: 2 in
 round 5, 3 in round 6 (traced in round 7), 4 in round 7 (traced in round 8), 5 and 6 in round 8 (traced in
-round 9), 7 in round 9 (traced in round 10), 8 at round 10's start (then traced), 9 at its end). Beside them,
+round 9), 7 in round 9 (traced in round 10), 8 at round 10's start (then traced), 9 at its end, 10 at round
+11's start (then traced)). Beside them,
 issue 11's three measured runs with the figures the issue gave.
 """
 

@@ -49,7 +49,10 @@ class SayWatch:
         # A pair card seen taken back is not the one the word went with while a card still down is unread
         # (game 5600704: S showed the ♠K, took it back and put down a card the camera could not read; the
         # word went with the ♠K and was lost with it, 20 points short).
-        pair = [i for i in mine if self._belote_card(i.card) and not (unread and i.gone_t is not None)]
+        # Nor is one seen leaving its zone before the word was said (game 7100340: N's ♥Q, shown, was read
+        # leaving N's zone 0.8 s before "rebelote"; the ♠Q it was said with left N's hand just after it).
+        pair = [i for i in mine if self._belote_card(i.card)
+                and not (i.gone_t is not None and (unread or i.gone_t < t))]
         if not pair and not unread and last and self._belote_card(last[1]) and \
                 "say" not in self.game.current(last[0]) and t - self.put_down.get(last[1], t) <= SAY_RECENT:
             old = self.game.current(last[0])
@@ -77,11 +80,17 @@ class SayWatch:
         """Was the "belote" waiting for ``seat`` said with ``item``: as it was put down
         (:data:`SAY_WAIT`), or, when no sensor saw it put down (its time is a guess), after a card of
         its trick was (game 800397: N said "rebelote" putting down the ♥K nobody read; named at the
-        console at the pickup, 5 s later, the card went without the word, 20 points short)."""
+        console at the pickup, 5 s later, the card went without the word, 20 points short; for the
+        trick's lead, after the last trick was picked up)."""
         said = self.pending_say[seat]
         if abs(item.t - said) < SAY_WAIT:
             return True
         began = min((self.put_down[c] for c in self.game.play.trick if c in self.put_down), default=None)
+        if began is None and self.flushed is not None and self.flushed[0] == self.game.play.trick_number - 1:
+            # The trick's lead: the trick began once the last one was picked up (game 900332: W led the ♠Q
+            # unseen with "rebelote"; named at the pickup, its guessed time 5.6 s after the word, it went
+            # without it, 20 points short)
+            began = self.flushed[1]
         return not item.timed and began is not None and began <= said
 
     def _said_over(self, item: CardOnTable) -> bool:

@@ -85,6 +85,9 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
         self.going: dict[Card, float] = {}                      # tags read leaving a zone or in a pile: when
         self.unpicked: Optional[int] = None                     # a trick seen picked up on a take-back's read
         self.zone_left: dict[Card, tuple[Seat, float]] = {}     # a tag read leaving a play zone: which, when
+        # (hand, trick) of the last tag of a card recorded in an earlier trick read leaving a hand or landing
+        # in a zone: a card of the record may not be where it was recorded (no card is named by elimination)
+        self.stray: tuple[int, int] = (0, 0)
 
     # -- the readings -----------------------------------------------------------------
     def card_back_in_hand(self, obs: CardSeen, seat: Seat, oid: int) -> Iterator[Proposal]:
@@ -127,6 +130,8 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
         self.cards.left_hand(obs, seat, oid, self.played)
         trick, by, n = self.played.get(obs.card, (0, -1, 0))
         play = self.game.play
+        if trick and trick < play.trick_number and not self.cards.stale(obs.card, obs.t):
+            self.stray = (self.game.hand_number, play.trick_number)
         if by == seat and n and not self.cards.stale(obs.card, obs.t) and \
                 (trick < play.trick_number - 1 or (trick == play.trick_number - 1 and play.trick)):
             # Still in the hand, a trick or more later (not a late read of its going): that card was
@@ -156,6 +161,8 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
             return None
         if card is not None and card in self.played:
             trick, seat, n = self.played[card]
+            if not camera and trick < play.trick_number:
+                self.stray = (self.game.hand_number, play.trick_number)
             if obs.t > self.left_zone.get(card, (0, 0, obs.t))[2] and (not camera or seat == zone):
                 del self.left_zone[card]              # back in a zone: it was moved, not picked up
             # Its tag lands in another seat's zone, not moved there: not seen leaving the recorded seat's
@@ -266,13 +273,17 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
                                f"the RFID's is recorded", hand=hand, trick=trick, seat=seat, proposal=mismatch[1],
                                alternative=mismatch[0], ref=n, evidence=tuple(oids)))
 
-    def name_card(self, ref: int, card: Card, why: dict, evidence: tuple = ()) -> Iterator[Proposal]:
+    def name_card(self, ref: int, card: Card, why: dict, evidence: tuple = (),
+                  say: Optional[str] = None) -> Iterator[Proposal]:
         """The console names the card of play event ``ref`` (a misread): its word, not a sensor's read.
         The play keeps its evidence (the reads of that card, misread), unless ``evidence`` gives the
-        reads of the card named: the recorded one was another card, shown and taken back."""
+        reads of the card named: the recorded one was another card, shown and taken back. ``say``: the
+        word said with the card named, while it waited on the table for the answer."""
         old = {k: v for k, v in self.game.current(ref).items() if k != "sources"}
         if evidence:
             old["evidence"] = list(evidence)
+        if say and "say" not in old:
+            old["say"] = say
         if "say" not in old:
             # A "belote" its player said as it put the card down, waiting for a belote card while the
             # sensors held another (games 6300290, 6300392: a card shown and taken back was recorded;
@@ -371,8 +382,13 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
                         self.played[chosen] = self.played.pop(before)
                     else:
                         self.played[chosen] = (c.trick, c.seat, c.ref)
+                # The card named, waiting on the table for this answer, may have taken a "belote" said
+                # with it (game 1000401: E showed the ♣7, its going back unread, and put down the ♥Q with
+                # "rebelote"; the ♣7 was recorded, the console named the ♥Q, and the word was lost with
+                # the waiting card, 20 points short).
+                said = next((i.say for i in self.cards.items if i.conflict == c.id and i.card == chosen), None)
                 try:
-                    yield from self.name_card(c.ref, chosen, why, self._evidence_of_named(c, chosen, oid))
+                    yield from self.name_card(c.ref, chosen, why, self._evidence_of_named(c, chosen, oid), said)
                 except RecordError:
                     self.played = known
                     raise

@@ -61,6 +61,7 @@ class CardOnTable:
     say: Optional[str] = None
     conflict: Optional[int] = None
     card_override: Optional[Card] = None     # settled at the console
+    deduced: bool = False                    # ... or by elimination: the hand's last card, the one not played
 
     @property
     def card(self) -> Optional[Card]:
@@ -94,7 +95,10 @@ class CardOnTable:
     def one_read(self) -> Optional[str]:
         """The sensor (``camera``, ``rfid``) of the one read that names this card, when only one
         does: no other sensor agrees, nor another RFID antenna (the hand the tag left, the zone);
-        None when two or more do, or the console settled or entered it."""
+        None when two or more do, or the console settled or entered it. The hand's last card named by
+        elimination (``deduced``) rests on the record of the other 31 as on one read."""
+        if self.deduced:
+            return "deduced"
         if self.card_override is not None or self.by_console:
             return None
         card = self.card
@@ -134,6 +138,13 @@ class TableCards:
     def went(self, card: Card, t: float) -> None:
         """``card``, of the trick on the table, was seen leaving its zone at ``t``."""
         self.gone_at[card] = t
+
+    def trick_written(self, last: float) -> None:
+        """The trick on the table was written, its last card put down at ``last``: the cards that stay
+        are the ones waiting (for their turn, or for the console) and those put down after it (the next
+        trick's); the cards seen leaving their zones were the written trick's."""
+        self.items = [i for i in self.items if i.early or i.conflict is not None or i.t > last]
+        self.gone_at = {}
 
     def gone_since_last_down(self, cards: set[Card]) -> set[Card]:
         """The cards of ``cards`` seen leaving their zones since the last card a sensor saw put down
@@ -197,9 +208,13 @@ class TableCards:
         camera = obs.source == "camera"
         for item in self.items:                       # the same card seen again
             if card is not None and card == (item.cam if camera else item.rfid) and \
-                    (not camera or item.zone == zone or item.gone_t is not None):
+                    (not camera or (item.zone == zone) == (item.gone_t is None)):
                 # (The camera seeing a card in another zone than where it saw it, which it did not see
-                # leave, sees two cards: one of the two reads is a misread.)
+                # leave, sees two cards: one of the two reads is a misread. Seeing it land again where
+                # it saw it leave, it sees a card put down: the one shown and taken back, or another
+                # misread as it (game 1000329: N showed the ♥Q, took it back and put down the ♥K with
+                # "belote", read ♥Q at 0.66; taken for the ♥Q seen again, the ♥K was dropped with it as
+                # taken back, and the word lost).)
                 if not camera and obs.source != "console":
                     item.rfid_reads.add((obs.zone, "in"))
                 if not item.zone_seen:                # seen leaving the hand, now seen in the zone

@@ -63,7 +63,7 @@ class OneRead:
     card: Card
     seat: Seat
     trick: int
-    sensor: str                          # camera | rfid
+    sensor: str                          # camera | rfid | deduced (the hand's last card, by elimination)
     read: tuple = ()                     # (zone, "in" | "out") of the one RFID read, so that its echo is not a second
     conf: float = 1.0                    # the camera's confidence in its read
     second: Optional[tuple] = None       # (sensor, observation id) of a later read that agrees
@@ -162,7 +162,8 @@ class ToConfirm:
         seat, card = SEAT_NAMES[one.seat], pretty(one.card)
         read = f"no antenna read {seat}'s card, {card}, going with the trick (it may have been shown and " \
             f"taken back)" if one.going else f"only the camera read {seat}'s card, {card} ({one.conf:.0%} " \
-            f"sure)" if one.sensor == "camera" else f"only one RFID antenna read {seat}'s card, {card}"
+            f"sure)" if one.sensor == "camera" else f"no sensor read {seat}'s card, {card}, the one card " \
+            f"not played" if one.sensor == "deduced" else f"only one RFID antenna read {seat}'s card, {card}"
         why = f"{SEAT_NAMES[led]} led trick {trick + 1}, but the cards recorded for trick {trick} make " \
             f"{SEAT_NAMES[winner]} its winner" if early is None else \
             f"{SEAT_NAMES[early]}'s card at trick {trick + 1} came before its turn, which rests on the cards " \
@@ -201,6 +202,8 @@ class ToConfirm:
                 who = "only the camera" if one.sensor == "camera" else "only one RFID antenna"
                 read = f"no antenna read {SEAT_NAMES[one.seat]}'s card at trick {one.trick}, {pretty(one.card)}, " \
                     f"going with the trick (it may have been shown and taken back)" if one.going else \
+                    f"no sensor read {SEAT_NAMES[one.seat]}'s card at trick {one.trick}, {pretty(one.card)}, the " \
+                    f"one card not played" if one.sensor == "deduced" else \
                     f"{who} read {SEAT_NAMES[one.seat]}'s card at trick {one.trick}, {pretty(one.card)}"
                 c = yield Ask(Conflict(
                     "to-confirm", f"{read}, and {v.message}: confirm the card, or name the right one",

@@ -13,10 +13,10 @@ import pytest
 
 from referee.record import write_record
 from referee.scoresheet import CSV_COLUMNS, Scoresheet
-from referee.oracle import answered_stream
 from referee.sensor_faults import Faults
 from referee.simulate import simulate
-from referee.table_referee import TableReferee
+
+import replay
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,9 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def refereed(tmp_path_factory):
     sim = simulate(40, seed=7, faults=Faults(violations=0.6))
-    referee = TableReferee(header=sim.header)
-    for obs in answered_stream(sim):        # the sensors, and the console's answers where it asked
-        referee.ingest(obs)
+    referee = replay.refereed(sim)               # the sensors, and the console's answers where it asked
     path = tmp_path_factory.mktemp("sheet") / "game.jsonl"
     write_record(path, referee.record)
     return sim, referee, path

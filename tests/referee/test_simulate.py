@@ -10,11 +10,12 @@ import pytest
 
 from referee.cards import card_name, parse_card
 from referee.observations import CardSeen
-from referee.oracle import answered_stream
 from referee.measure import run
 from referee.sensor_faults import Faults, FaultsError, confusions, misread, parse_faults
 from referee.simulate import VIOLATION_KINDS, simulate
 from referee.table_referee import TableReferee
+
+from replay import replayed
 
 
 def test_the_same_seed_gives_the_same_table_and_another_seed_another():
@@ -155,10 +156,7 @@ def test_the_realistic_preset_misreads_as_the_real_reader_does():
     (1300120, "camera=false,rfid_miss=0.3,duplicate=0.2", "contree"),
 ])
 def test_the_games_that_crashed_or_accused_wrongly_are_refereed_right(game_seed, faults, rules):
-    sim = simulate(60, game_seed, parse_faults(faults), rules)
-    referee = TableReferee(header=sim.header)
-    for obs in answered_stream(sim):              # the console answers as the ground truth says
-        referee.ingest(obs)
+    sim, referee = replayed(game_seed, faults, rules)
     assert sorted((h, v.rule) for h, v in referee.violations()) == \
         sorted((p.hand, p.rule) for p in sim.planted if p.traced)
     assert [r.score for r in referee.results] == [r.score for r in sim.truth.results]

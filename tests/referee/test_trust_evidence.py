@@ -4,9 +4,8 @@ taken back."""
 
 from referee.observations import ConsoleAction
 from referee.oracle import answered_stream
-from referee.sensor_faults import parse_faults
-from referee.simulate import simulate
-from referee.table_referee import TableReferee
+
+from replay import replayed
 
 
 def test_a_card_named_for_one_shown_and_taken_back_cites_no_read_of_that_card():
@@ -14,12 +13,8 @@ def test_a_card_named_for_one_shown_and_taken_back_cites_no_read_of_that_card():
     hand, so the referee asked which card N played, and the console named the ♦J. The corrected play cited
     the ♠9's reads (leaving N's hand, landing in N's zone) as the ♦J's evidence. Nobody read the ♦J: it now
     cites the console's answer."""
-    sim = simulate(60, 700042, parse_faults("realistic,camera=false"), "contree")
-    referee = TableReferee(header=sim.header)
-    seen = {}
-    for obs in answered_stream(sim):
-        referee.ingest(obs)
-        seen[referee.n_obs] = obs
+    sim, referee = replayed(700042, "realistic,camera=false", "contree")
+    seen = dict(enumerate(answered_stream(sim), 1))         # the observations by the ids the referee gave them
     named = {(e["replace"]["seat"], e["replace"]["card"]): e["replace"]["evidence"] for e in referee.game.events
              if e["type"] == "correction" and e["reason"] == "misread" and e["replace"]}
     evidence = [seen[i] for i in named[("N", "Jd")]]
