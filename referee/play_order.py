@@ -21,7 +21,7 @@ from .play import HandPlay
 from .proposals import Ask, Conflict, Notice, Proposal, Write
 from .seats import SEAT_NAMES, Seat
 from .play_pickup import STAYED
-from .table_cards import CardOnTable
+from .table_cards import LATE_EDGE, CardOnTable
 
 #: Seconds a card must stay in a play zone before it counts as played (a card
 #: shown and taken back within this time was never played).
@@ -141,12 +141,16 @@ class TurnOrder:
                         self.game.hand_number, trick - 1, play.winners[-1], play.winners[-1], early=other.seat)):
                     return True                       # whose turn it is rests on the last trick's cards read once
                 if other.origin is not None and item.origin == to_play and play.trick and \
-                        self._where_thought(live) and not self._whole_without(other, item, live):
+                        self._where_thought(live) and not self._whole_without(other, item, live) and \
+                        (item.one_read() != "rfid" or item.t - other.t > LATE_EDGE):
                     # The two hands and their times say so: both cards were seen leaving their
                     # hands. (A card only seen in a zone may be a knocked one; a card waiting for
                     # its turn, or more cards down than players still to play: the tricks are not
                     # where the referee thinks; a lead: whose lead it is rests on the last trick's
-                    # cards as recorded. Then it is a question.)
+                    # cards as recorded; the card of the player to play timed by one RFID read, which
+                    # may come up to LATE_EDGE late, less than that after the other (game 1200367:
+                    # E's hand read 0.13 s after N's card, late; N's card was after it, then taken
+                    # back). Then it is a question.)
                     yield from self._write_out_of_turn(other)
                 else:
                     yield from self._ask(other, "out-of-turn", f"a card appeared in {SEAT_NAMES[other.zone]}'s "

@@ -45,15 +45,12 @@ from .play_say import SayWatch
 from .proposals import Ask, Conflict, Impossible, Notice, Proposal, Settle, Write, correction, one
 from .record import RecordError
 from .seats import SEAT_NAMES, Seat
-from .table_cards import CardOnTable, Played, TableCards
+from .table_cards import LATE_EDGE, CardOnTable, Played, TableCards
 from .to_confirm import OneRead, ToConfirm
 
 #: Seconds between the camera seeing a card of the trick leave its zone and seeing one land in another
 #: zone within which the two are one card knocked across (a player puts a card down seconds apart).
 KNOCK_GAP = 0.3
-#: Seconds an RFID edge may be reported late (the reader's queue): a tag read arriving in a zone
-#: this soon after it was read leaving that zone is the late report of its arrival, not a card put back.
-LATE_EDGE = 1.0
 
 
 class PlayWatch(TurnOrder, PickupWatch, SayWatch):

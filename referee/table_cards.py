@@ -25,6 +25,10 @@ TAKEBACK_WAIT = 1.0
 #: Seconds a card nobody saw put down, first read leaving its zone, waits for its seat to put
 #: another card down (then it was shown and taken back) before it counts as the card played.
 LONE_WAIT = 2.0
+#: Seconds an RFID edge may be reported late (the reader's queue): a tag read arriving in a zone
+#: this soon after it was read leaving that zone is the late report of its arrival, not a card put back;
+#: a card put down this soon after another whose time rests on one RFID read may have come after it.
+LATE_EDGE = 1.0
 #: A tag seen leaving a hand this soon after it came back is a late read of the earlier edge.
 STALE_READ = 0.4
 #: A tag seen leaving a play zone this soon after its card came back to the hand is a late (0.2-0.8 s)

@@ -273,6 +273,12 @@ CASES = [
     # still held the ♣A, so the pile's read of the ♦A was not taken for the trick's, and the trick (N trumped
     # it) went to EW's pile unchecked (now: a correction of a card of that trick is the trick's too)
     (6600294, "classic", "realistic,misread=0.1,knocked=0.1,takeback=0.2"),
+    # round 11, the false accusation of blind seed 12 (classic, RFID only): N showed the ♣8 after E's card
+    # was put down, but E's card's one read (its tag leaving E's hand) came late, 0.13 s after the ♣8's; N
+    # took the ♣8 back and put down the ♦J, both unread, and "N played ♣8 out of turn" was written and then
+    # confirmed (now: a card of the player to play timed by one RFID read, less than LATE_EDGE after
+    # another's, leaves the order a question)
+    (1200367, "classic", "realistic,camera=false"),
 ]
 
 
