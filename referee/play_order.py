@@ -8,7 +8,8 @@ shown and taken back never is); the card of the player whose turn it is is
 decided first. A card in a zone before that player puts theirs down is out of
 turn, written without the console only when the sensors' own reads say so
 (both cards seen leaving their hands, the cards down those of the trick the
-referee thinks is on the table); otherwise it is a question. A card put down
+referee thinks is on the table, and a second apart when one RFID read, maybe
+late, times the card of the player to play); otherwise it is a question. A card put down
 after the trick began to leave is of the next trick.
 """
 
