@@ -244,11 +244,7 @@ class TurnOrder:
         others = [i for i in live if i is not item and i.seat in after and not i.early]
         if {i.seat for i in others} != after:
             return WAIT
-        left = set(range(32)) - set(self.played) - {i.card for i in others}
-        if len(left) != 1:
-            return None
-        card = left.pop()
-        return card if self.deal.holder(card) in (None, to_play) else None
+        return self._one_card_left(to_play, {i.card for i in others})
 
     def _went_unseen(self, item: CardOnTable, to_play: Seat, trick: int, before: float) -> Iterator[Proposal]:
         """``item`` is of the next trick (it waits for its turn): ``to_play``'s card of ``trick``,

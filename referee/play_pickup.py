@@ -303,15 +303,25 @@ class PickupWatch:
             at = max(before) + 1e-3 if before else min(after, default=t) - 1e-3
             item = CardOnTable(zone=seat, t=at, window=window)
             items.append(item)
-            left = set(range(32)) - set(self.played) - {i.card for i in items}
-            if play.trick_number == 8 and len(left) == 1 and self.deal.holder(min(left)) in (None, seat) and \
-                    self.stray != (self.game.hand_number, 8):
-                # The hand's last trick, this the one card nobody saw: the one card of the deck no play
-                # holds nor another card of the trick (resting on the record as on one read), not asked.
-                item.card_override, item.deduced = left.pop(), True
+            left = self._one_card_left(seat, {i.card for i in items}) \
+                if play.trick_number == 8 and self.stray != (self.game.hand_number, 8) else None
+            if left is not None:
+                # The hand's last trick, this the one card nobody saw (resting on the record as on one
+                # read), not asked.
+                item.card_override, item.deduced = left, True
                 continue
             yield from self._ask(item, "card-unknown", f"trick {play.trick_number} is being picked up but no "
                                  f"sensor saw {SEAT_NAMES[seat]}'s card: which card?", seat, play.trick_number)
+
+    def _one_card_left(self, seat: Seat, down: set) -> Optional[Card]:
+        """The one card of the deck that no play holds nor a card of ``down`` (the other cards of the
+        hand's last trick): ``seat``'s card by elimination; None when more than one is left, or the
+        antennas saw it dealt to another seat (:meth:`_missing_play`, :meth:`TurnOrder._last_of_deck`)."""
+        left = set(range(32)) - set(self.played) - down
+        if len(left) != 1:
+            return None
+        card = left.pop()
+        return card if self.deal.holder(card) in (None, seat) else None
 
     def card_in_pile(self, card: Card, where: str, t: float, oid: int) -> Optional[Iterator[Proposal]]:
         """A pile antenna (``where``: ``NS`` or ``EW``) read ``card``: who picked the trick up.
