@@ -292,12 +292,13 @@ def read_photos(photos: list[Photo], deck: Deck, tally: Tally, foreign: Tally, l
             truth = dataset_card(label_name)
             if truth is not None and truth not in deck.faces:
                 truth = None        # a card the deck lacks: for this deck it is foreign
-            (tally if truth is not None else foreign).add(truth, card, photo.name, confidence)
+            counted = tally if truth is not None else foreign
+            counted.add(truth, card, photo.name, confidence)
             if label_name in photo.fixes:
                 fix = photo.fixes[label_name]
                 was = dataset_card(fix.label)
                 was = was if was is not None and was in deck.faces else None
-                (tally if truth is not None else foreign).fixed.append(
+                counted.fixed.append(
                     f"{photo.name}: labelled {fix.label}, corrected to {fix.corrected}; read "
                     f"{found['card'] or '?'} at {confidence:.3f}: {_counted(truth, card)} "
                     f"(without the fix {_counted(was, card)})")
