@@ -87,6 +87,8 @@ def add_evaluate(sub) -> None:
     p.add_argument("--halves", default="report", metavar="H",
                    help="halves of the rendered sets: report, tune or report,tune (default report)")
     p.add_argument("--no-real", action="store_true", help="rendered sets only (no real photo set)")
+    p.add_argument("--no-label-fixes", action="store_true",
+                   help="count against the data set's labels as given, without vision/label_fixes.csv's corrections")
     p.add_argument("--bidly", metavar="DIR", default="default",
                    help="shared/datasets/bidly_deals (default: beside the default dataset, when --dataset is not given)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
@@ -101,7 +103,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         report = run_evaluation(args.dataset, args.out, limit=args.limit, rendered_per_card=args.rendered,
                                 progress=lambda m: print(m, file=sys.stderr, flush=True), bidly=args.bidly,
                                 real=not args.no_real, rendered_decks=split(args.rendered_decks),
-                                rendered_sets=split(args.rendered_sets), rendered_halves=split(args.halves))
+                                rendered_sets=split(args.rendered_sets), rendered_halves=split(args.halves),
+                                fix_labels=not args.no_label_fixes)
     except EvaluationError as exc:
         return fail(str(exc))
     print(json.dumps(report) if args.json else format_table(report), flush=True)

@@ -73,10 +73,31 @@ ATTRIBUTION = ("cardcounter_real: photos from Ammememe/CardCounterML (Roboflow '
 DESIGNS = {"classic": ("IMG_2022",), "black-gold": ("IMG_77", "IMG_78"), "webcam": ("WIN_",)}
 #: The design of a photo in another labelled set that names no deck.
 SINGLE_DECK = "deck"
+#: Where the labelled set's own label is wrong: one row per photo and label
+#: (image, label, corrected, evidence), each with what the photo shows. Applied
+#: when the set is loaded (``load_dataset``), every read it moves printed
+#: (``Tally.fixed``); ``vision evaluate --no-label-fixes`` runs without it.
+LABEL_FIXES = Path(__file__).with_name("label_fixes.csv")
 
 
 class EvaluationError(ValueError):
     """The data set is missing or not in the expected layout."""
+
+
+@dataclass(frozen=True)
+class LabelFix:
+    """One label of the data set corrected: ``label`` -> ``corrected`` on
+    ``image``, for the reason in ``evidence`` (what the photo shows)."""
+
+    image: str
+    label: str
+    corrected: str
+    evidence: str
+
+
+def label_fixes(path: Path = LABEL_FIXES) -> list[LabelFix]:
+    with open(path, newline="") as fh:
+        return [LabelFix(row["image"], row["label"], row["corrected"], row["evidence"]) for row in csv.DictReader(fh)]
 
 
 def default_dataset() -> Path:
@@ -92,6 +113,7 @@ class Photo:
     labels: list[str]               # dataset class of each index box
     centres: np.ndarray             # (n, 2) pixel centres of the index boxes
     deck: Optional[str] = None      # the manifest's "deck" column, where it has one
+    fixes: dict[str, LabelFix] = field(default_factory=dict)   # corrected label -> its fix
 
     @property
     def cards(self) -> set[str]:
@@ -105,8 +127,13 @@ class Photo:
         return next((d for d, prefixes in DESIGNS.items() if self.name.startswith(prefixes)), SINGLE_DECK)
 
 
-def load_dataset(root: Optional[str | Path] = None) -> list[Photo]:
+def load_dataset(root: Optional[str | Path] = None, fixes: Optional[Iterable[LabelFix]] = None) -> list[Photo]:
+    """The labelled photos, with ``fixes`` applied (default: ``LABEL_FIXES``;
+    ``()`` for the labels as the set gives them). A fix acts only where its
+    photo carries its label, so it never touches another set's photo of the
+    same name."""
     root = Path(root) if root else default_dataset()
+    fixes = {(f.image, f.label): f for f in (label_fixes() if fixes is None else fixes)}
     needed = [root / "manifest.csv", root / "images", root / "labels"]
     missing = [str(p) for p in needed if not p.exists()]
     if missing:
@@ -125,8 +152,11 @@ def load_dataset(root: Optional[str | Path] = None) -> list[Photo]:
                 if len(parts) >= 5:
                     labels.append(classes[int(parts[0])].strip())
                     centres.append((float(parts[1]) * size, float(parts[2]) * size))
+            applied = {fixes[row["image"], label].corrected: fixes[row["image"], label]
+                       for label in labels if (row["image"], label) in fixes}
+            labels = [next((f.corrected for f in applied.values() if f.label == label), label) for label in labels]
             photos.append(Photo(path, row["image"], labels, np.array(centres, np.float32).reshape(-1, 2),
-                                (row.get("deck") or row.get("design") or "").strip() or None))
+                                (row.get("deck") or row.get("design") or "").strip() or None, applied))
     return photos
 
 
@@ -162,6 +192,7 @@ class Tally:
     confusion: Counter = field(default_factory=Counter)   # (truth name, read name or "?")
     wrong_examples: list = field(default_factory=list)
     reads: list = field(default_factory=list)             # (confidence, right) of every card read
+    fixed: list = field(default_factory=list)             # each read counted on a corrected label, in words
 
     def add(self, truth: Optional[int], read: Optional[int], where: str, confidence: float = 0.0) -> None:
         t = card_name(truth) if truth is not None else "foreign"
@@ -188,7 +219,7 @@ class Tally:
         return {"count": self.count, "wrong_at_0.9": sure_wrong, "right_pct": round(100 * self.right / n, 2),
                 "wrong_pct": round(100 * self.wrong / n, 2), "abstain_pct": round(100 * self.abstained / n, 2),
                 "right": self.right, "wrong": self.wrong, "abstained": self.abstained,
-                "wrong_examples": self.wrong_examples}
+                "wrong_examples": self.wrong_examples, "label_fixes": self.fixed}
 
 
 def colour_photo(face: np.ndarray) -> bool:
@@ -261,7 +292,16 @@ def read_photos(photos: list[Photo], deck: Deck, tally: Tally, foreign: Tally, l
             truth = dataset_card(label_name)
             if truth is not None and truth not in deck.faces:
                 truth = None        # a card the deck lacks: for this deck it is foreign
-            (tally if truth is not None else foreign).add(truth, card, photo.name, confidence)
+            counted = tally if truth is not None else foreign
+            counted.add(truth, card, photo.name, confidence)
+            if label_name in photo.fixes:
+                fix = photo.fixes[label_name]
+                was = dataset_card(fix.label)
+                was = was if was is not None and was in deck.faces else None
+                counted.fixed.append(
+                    f"{photo.name}: labelled {fix.label}, corrected to {fix.corrected}; read "
+                    f"{found['card'] or '?'} at {confidence:.3f}: {_counted(truth, card)} "
+                    f"(without the fix {_counted(was, card)})")
         belote = {c for c in photo.cards if dataset_card(c) is not None}
         locator["cards_labelled"] += len(belote)
         locator["cards_located"] += len(belote & matched)
@@ -269,6 +309,15 @@ def read_photos(photos: list[Photo], deck: Deck, tally: Tally, foreign: Tally, l
             rate = i / max(time.monotonic() - t0, 1e-6)
             progress(f"  {label}: {i}/{len(photos)} photos ({rate:.1f}/s), right {tally.right} wrong {tally.wrong} "
                      f"abstained {tally.abstained}")
+
+
+def _counted(truth: Optional[int], read: Optional[int]) -> str:
+    """How ``Tally.add`` counts a read against a truth, in words."""
+    if read is None:
+        return "abstained"
+    if truth is None:
+        return "wrong (a card the deck lacks)"
+    return "right" if read == truth else "wrong"
 
 
 def overhead_shots(faces: dict[int, np.ndarray], seed: int, cloth: Optional[str] = None,
@@ -404,22 +453,27 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
                    rendered_per_card: int = 2, designs: Optional[Iterable[str]] = None,
                    progress: Callable[[str], None] = lambda m: None, bidly: Optional[str | Path] = "default",
                    real: bool = True, rendered_decks: Optional[Iterable[str]] = None,
-                   rendered_sets: Optional[Iterable[str]] = None, rendered_halves: Iterable[str] = ("report",)
-                   ) -> dict:
+                   rendered_sets: Optional[Iterable[str]] = None, rendered_halves: Iterable[str] = ("report",),
+                   fix_labels: bool = True) -> dict:
     """Enrol as a new user, read every held-out photo, write ``report.json``,
     the confusion and reliability PNGs into ``out``; returns the report.
     Real sets first: the labelled set's designs (each split into a tuning
     and a reporting half, ``split_half``), ``bidly_deals`` beside it; then
     the rendered sets (``vision.photo_sets``, the table camera). ``bidly``:
     the ``bidly_deals`` folder; by default the one beside the default
-    dataset when no other dataset is given, None for none."""
+    dataset when no other dataset is given, None for none. ``fix_labels``:
+    apply ``LABEL_FIXES`` (listed in the report either way)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    photos = load_dataset(dataset) if real else []
+    fixes = label_fixes()
+    photos = load_dataset(dataset, fixes if fix_labels else ()) if real else []
     if designs is None:
         designs = [d for d, _ in Counter(p.design() for p in photos).most_common()]
     report: dict = {"dataset": str(Path(dataset) if dataset else default_dataset()), "attribution": ATTRIBUTION,
-                    "sets": {}, "locator": {}, "enrolment": {}}
+                    "sets": {}, "locator": {}, "enrolment": {},
+                    "label_fixes": {"applied": fix_labels and real, "file": LABEL_FIXES.name,
+                                    "fixes": [vars(f) | {"found": any(f in p.fixes.values() for p in photos)}
+                                              for f in fixes]}}
     tallies: dict[str, Tally] = {}
     decks: dict[str, Deck] = {}
     held_out: dict[str, list[Photo]] = {}
@@ -492,5 +546,14 @@ def format_table(report: dict) -> str:
         lines.append(f"locator {design}: {loc.get('cards_located', 0)}/{loc.get('cards_labelled', 0)} Belote cards "
                      f"found whole ({100 * loc.get('cards_located', 0) / n:.1f}%), "
                      f"{loc.get('quads_empty', 0)} quads on no labelled card, {loc.get('quads_merged', 0)} merged")
+    fixes = report.get("label_fixes")
+    if fixes:
+        state = "applied" if fixes["applied"] else "NOT applied (--no-label-fixes, or no real set)"
+        lines.append(f"label fixes ({fixes['file']}): {state}")
+        for f in fixes["fixes"]:
+            lines.append(f"  {f['image']}: {f['label']} -> {f['corrected']}"
+                         f"{'' if f['found'] or not fixes['applied'] else ' (not in this set)'}: {f['evidence']}")
+        for name, s in report["sets"].items():
+            lines += [f"  moved in {name}: {moved}" for moved in s.get("label_fixes", [])]
     lines.append(f"data: {report['attribution']}")
     return "\n".join(lines)

@@ -137,3 +137,57 @@ def test_another_labelled_set_is_evaluated_as_one_deck(tiny_set, tmp_path):
     halves = [report["sets"][f"real:{SINGLE_DECK} ({half} half)"] for half in ("report", "tune")]
     assert sum(h["count"] for h in halves) == len(CARDS) and sum(h["wrong"] for h in halves) == 0
     assert sum(h["right"] for h in halves) >= len(CARDS) // 2
+
+
+#: The data set's one known label error: a jack of clubs labelled JS.
+MISLABELLED = "IMG_20220921_201314.jpg"
+
+
+def test_a_label_fix_is_applied_at_load_and_only_where_its_label_is():
+    fixed = next(p for p in load_dataset(DATASET) if p.name == MISLABELLED)
+    given = next(p for p in load_dataset(DATASET, fixes=()) if p.name == MISLABELLED)
+    assert given.labels == ["JS", "JS"] and fixed.labels == ["JC", "JC"]
+    assert fixed.fixes["JC"].label == "JS" and "club" in fixed.fixes["JC"].evidence
+    elsewhere = next(p for p in load_dataset(DATASET) if p.name == "IMG_20220921_200539.jpg")
+    assert elsewhere.labels == ["JS", "JS"] and not elsewhere.fixes     # the jack of spades it was enrolled from
+
+
+@pytest.fixture(scope="module")
+def mislabelled_set(tmp_path_factory):
+    """The two jacks a new user enrols from, and the mislabelled photo, which is held out."""
+    root = tmp_path_factory.mktemp("jacks")
+    (root / "images").mkdir()
+    (root / "labels").mkdir()
+    shutil.copy(DATASET / "classes.txt", root / "classes.txt")
+    names = ["IMG_20220921_200539.jpg", "IMG_20220921_200544.jpg", MISLABELLED]
+    rows = [line for line in (DATASET / "manifest.csv").read_text().splitlines()
+            if line.startswith(("image,", *names))]
+    (root / "manifest.csv").write_text("\n".join(rows) + "\n")
+    for name in names:
+        shutil.copy(DATASET / "images" / name, root / "images" / name)
+        shutil.copy(DATASET / "labels" / name.replace(".jpg", ".txt"), root / "labels")
+    return root
+
+
+@pytest.mark.parametrize("fixed", [True, False])
+def test_the_corrected_read_is_counted_right_and_shown_and_can_be_left_out(mislabelled_set, tmp_path, fixed):
+    done = subprocess.run([sys.executable, "-m", "commands.main", "vision", "evaluate", "--dataset",
+                           str(mislabelled_set), "--out", str(tmp_path / "ev"), "--rendered", "0"]
+                          + ([] if fixed else ["--no-label-fixes"]), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "ev" / "report.json").read_text())
+    tune = report["sets"]["real:classic (tune half)"]
+    assert report["enrolment"]["classic"]["photos"] == ["IMG_20220921_200539.jpg", "IMG_20220921_200544.jpg"]
+    assert report["label_fixes"]["applied"] is fixed
+    fix = next(f for f in report["label_fixes"]["fixes"] if f["image"] == MISLABELLED)
+    assert (fix["label"], fix["corrected"], fix["found"]) == ("JS", "JC", fixed)
+    assert f"{MISLABELLED}: JS -> JC" in done.stdout            # the fix and its evidence, printed
+    if fixed:
+        assert (tune["right"], tune["wrong"], report["wrong_at_0.9_all_real"]) == (1, 0, 0)
+        [moved] = tune["label_fixes"]
+        assert moved.startswith(f"{MISLABELLED}: labelled JS, corrected to JC; read Jc at ")
+        assert moved.endswith(": right (without the fix wrong)")
+        assert "moved in real:classic (tune half)" in done.stdout and "NOT applied" not in done.stdout
+    else:
+        assert (tune["right"], tune["wrong"], tune["label_fixes"]) == (0, 1, [])
+        assert tune["wrong_examples"] == [f"{MISLABELLED}: Js read as Jc"] and "NOT applied" in done.stdout
