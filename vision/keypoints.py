@@ -222,8 +222,9 @@ _OWN_TOP = 6
 
 
 def own_matches(image_bgr: np.ndarray, deck: Deck, seen: Optional[Seen] = None) -> list[Hit]:
-    """Every enrolled card whose *own* matches agree on one card-shaped
-    homography (at least ``MIN_INLIERS``), most inliers first: the
+    """The cards (of the ``_OWN_TOP`` with most matches) whose *own*
+    matches agree on one card-shaped homography (at least
+    ``MIN_INLIERS``), most inliers first: the
     yardstick's route, where each face is matched alone (exactly, Lowe's
     ratio among that face's keypoints only) and its homography fitted to
     its matches alone. Over the whole deck (``keypoint_candidates``) a
