@@ -13,6 +13,8 @@ against, and the step past it):
    another pack: it must still be listed, as unknown); where a card has no
    outline either (a close-up cut by the picture's edge), its layout's
    keypoints alone place it (``keypoints.layout_outlines``), proven inside.
+   A card whose own matches (``keypoints.own_matches``, each face matched
+   alone) map its face onto a place brings that geometry with it.
 2. *Which*: at each place every candidate face (the proposed cards, their
    real confusions, the nearest by thumbnail) is laid over the photo by ECC
    and compared by a lighting-free correlation (``vision.face_match``).
