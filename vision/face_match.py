@@ -113,13 +113,26 @@ class Place:
     candidates the geometry came with (keypoints), ``turns`` whether the top
     is unknown up to a quarter turn (an outline); ``also`` other geometries
     it may have (an outline's, where the keypoints matched inside it gave
-    ``to_face``): each candidate is compared in each, the best fit kept."""
+    ``to_face``): each candidate is compared in each, the best fit kept;
+    ``own`` (card, geometry) pairs: a card's own matches' homography
+    (``keypoints.own_matches``), compared for that card only, beside the
+    place's views."""
     quad: np.ndarray
     to_face: np.ndarray
     cards: tuple[int, ...] = ()
     inliers: int = 0
     turns: bool = False
     also: tuple[np.ndarray, ...] = ()
+    own: tuple[tuple[int, np.ndarray], ...] = ()
+
+    def views(self) -> list[np.ndarray]:
+        """The geometries every candidate is compared in (``Score.view``
+        indexes them, then ``own``'s): ``to_face``, ``also``, and an
+        outline's other quarter turn (its second corner as the face's top-left)."""
+        views = [self.to_face, *self.also]
+        if self.turns:
+            views.append(quad_to_face(np.roll(np.asarray(self.quad, np.float32).reshape(4, 2), -1, axis=0)))
+        return views
 
 
 class _Faces:
@@ -219,9 +232,9 @@ def face_scale(face_size: tuple[int, int]) -> np.ndarray:
 def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
     """Every candidate card's best score at ``place``, best first."""
     faces = _faces(deck)
-    views = [place.to_face, *place.also]
-    if place.turns:         # an outline's other quarter turn: its second corner as the face's top-left
-        views.append(quad_to_face(np.roll(np.asarray(place.quad, np.float32).reshape(4, 2), -1, axis=0)))
+    views = place.views()
+    shared = len(views)
+    views += [view for _, view in place.own]
     rectified = [rectify(image_bgr, v) for v in views]
     seen = [describe(r) for r in rectified]
     in_view = [in_view_mask(image_bgr.shape, v) for v in views]
@@ -237,7 +250,7 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
         # every other enrolled face there (a 7 and an 8 whose differing pip
         # is off the photo look alike, and the margin says so).
         candidates |= set(faces.labels)
-    for _, feats in seen:
+    for _, feats in seen[:shared]:
         sims = faces.thumbs[channels] @ _thumb(feats[:channels])
         added = 0
         for k in np.argsort(-sims):
@@ -254,12 +267,18 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
     ranked = []
     for card in candidates:
         for k in faces.by_card[card]:
-            for v, (_, feats) in enumerate(seen):
+            for v, (_, feats) in enumerate(seen[:shared]):
                 ranked.append((_zncc(faces.features[k][:channels], feats[:channels], in_view[v]), card, k, v))
     ranked.sort(key=lambda r: -r[0])
     chosen = ranked[:_ALIGNED]
     for card in place.cards:
         chosen += [r for r in ranked if r[1] == card][:1]
+    # A card's own geometry is compared for that card only, in the channels
+    # chosen above (an enrolled face is a colour photo, ``vision.shot``: a
+    # face without chroma is a black card's), its faces as enrolled (the
+    # keypoints' frame; ``_Faces`` keeps each face, then it turned).
+    chosen += [(0.0, card, k, shared + i) for i, (card, _) in enumerate(place.own)
+               if card in faces.by_card for k in faces.by_card[card][::2]]
     best: dict[int, Score] = {}
     for _, card, k, v in set(chosen):
         grey, feats = seen[v]

@@ -215,6 +215,61 @@ def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> Candidates:
                       photo if best.inliers >= PROVEN and misfit <= stretch.MISFIT else None, seen)
 
 
+#: Lowe's ratio within one card's own keypoints (``own_matches``), and how
+#: many cards (most matches first) have a homography fitted.
+_OWN_RATIO = 0.8
+_OWN_TOP = 6
+
+
+def own_matches(image_bgr: np.ndarray, deck: Deck, seen: Optional[Seen] = None) -> list[Hit]:
+    """The cards (of the ``_OWN_TOP`` with most matches) whose *own*
+    matches agree on one card-shaped homography (at least
+    ``MIN_INLIERS``), most inliers first: the
+    yardstick's route, where each face is matched alone (exactly, Lowe's
+    ratio among that face's keypoints only) and its homography fitted to
+    its matches alone. Over the whole deck (``keypoint_candidates``) a
+    plain card's pips lose Lowe's ratio to their twins on the suit's other
+    cards and a court card shares its picture with another suit: the
+    homography left is fitted to a few matches, or to another card's, and
+    places the face a few pixels off. Each card's own homography is a
+    geometry for that card alone (``face_match.Place.own``): who wins is
+    still the correlation after ECC, against every candidate.
+    ``seen``: the photo's keypoints, when ``keypoint_candidates`` found them."""
+    index = _index(deck)
+    seen = seen or (_seen(image_bgr, index) if len(index.labels) else None)
+    if seen is None:
+        return []
+    fw, fh = index.size
+    outline = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]).reshape(-1, 1, 2)
+    matched = []
+    for card in sorted(set(index.labels.tolist())):
+        own = index.labels == card
+        if own.sum() < 2:
+            continue
+        # Unit-norm RootSIFT: the nearest is the most similar, and a
+        # squared distance is 2 - 2 x similarity (no sort of every row).
+        similar = seen.descriptors @ index.descriptors[own].T
+        rows = np.arange(len(similar))
+        nearest = similar.argmax(axis=1)
+        first = 2.0 - 2.0 * similar[rows, nearest]
+        similar[rows, nearest] = -np.inf
+        second = 2.0 - 2.0 * similar.max(axis=1)
+        good = first < _OWN_RATIO ** 2 * second
+        if good.sum() >= MIN_INLIERS:
+            matched.append((int(good.sum()), card, index.points[own][nearest[good]], seen.points[good]))
+    hits = []
+    # RANSAC is the cost (most cards' matches are chance ones): the cards
+    # with most matches only.
+    for _, card, src, dst in sorted(matched, key=lambda m: -m[0])[:_OWN_TOP]:
+        homography, inliers = cv2.findHomography(src, dst, cv2.RANSAC, _RANSAC_PX / seen.scale)
+        if homography is None or int(inliers.sum()) < MIN_INLIERS:
+            continue
+        quad = cv2.perspectiveTransform(outline, homography).reshape(4, 2).astype(np.float32)
+        if len(stretch.card_stretches(quad)):
+            hits.append(Hit(card, quad, int(inliers.sum()), homography, (fw, fh)))
+    return sorted(hits, key=lambda hit: -hit.inliers)
+
+
 #: Re-matching inside an outline (``matched_in``): a photo keypoint is paired
 #: with the card's keypoints within this share of the face's diagonal of
 #: where the outline puts it, the nearest in descriptor, when its RootSIFT

@@ -13,6 +13,8 @@ against, and the step past it):
    another pack: it must still be listed, as unknown); where a card has no
    outline either (a close-up cut by the picture's edge), its layout's
    keypoints alone place it (``keypoints.layout_outlines``), proven inside.
+   A card whose own matches (``keypoints.own_matches``, each face matched
+   alone) map its face onto a place brings that geometry with it.
 2. *Which*: at each place every candidate face (the proposed cards, their
    real confusions, the nearest by thumbnail) is laid over the photo by ECC
    and compared by a lighting-free correlation (``vision.face_match``).
@@ -44,7 +46,7 @@ from .confidence import Evidence, decide
 from .corner_read import read_corners
 from .deck import AMBIGUOUS_ASPECT, FACE_SIZE, Deck, quad_aspect
 from .face_match import Place, despeckled, face_quad, face_scale, quad_to_face, score_place
-from .keypoints import PROVEN, Seen, keypoint_candidates, layout_outlines, matched_in
+from .keypoints import PROVEN, Seen, keypoint_candidates, layout_outlines, matched_in, own_matches
 from .locate import find_cards
 from .outline_fit import lone_card_outlines
 
@@ -111,6 +113,8 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
                     places = cards + [place]
     if square_by is None:
         square_by = _stretch_of(places)
+    if mask is None:
+        places = _with_own(places, own_matches(image_bgr, deck, seen))
     read = []
     for place in places:
         scores = score_place(image_bgr, place, deck)
@@ -118,14 +122,28 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
     return read, square_by
 
 
+def _with_own(places: list[Place], hits: list) -> list[Place]:
+    """Each place with the cards whose own matches map their face onto it
+    (``keypoints.own_matches``; the same card, ``_SAME_PLACE`` of each
+    other's area), each in its own geometry (``Place.own``)."""
+    out = []
+    for place in places:
+        own = tuple((hit.card, hit.homography @ face_scale(hit.face_size)) for hit in hits
+                    if overlap.iou(place.quad, hit.quad) >= _SAME_PLACE)
+        out.append(dataclasses.replace(place, own=own) if own else place)
+    return out
+
+
 def _fitted(place: Place, scores: list) -> Place:
     """The place in the geometry its best card fits (``Place.also``: an
     outline's edges may place a small card better than a few pips'
-    homography), so the corners reported are the ones the read rests on."""
-    if not scores or not 0 < scores[0].view <= len(place.also):
+    homography; ``Place.own``: the card's own matches'), so the corners
+    reported are the ones the read rests on."""
+    views = place.views() + [view for _, view in place.own]
+    if not scores or scores[0].view == 0 or (place.turns and scores[0].view == len(place.also) + 1):
         return place
-    to_face = place.also[scores[0].view - 1]
-    return dataclasses.replace(place, quad=face_quad(to_face), to_face=to_face, also=())
+    to_face = views[scores[0].view]
+    return dataclasses.replace(place, quad=face_quad(to_face), to_face=to_face, also=(), own=())
 
 
 def _mark_on(place: Place, quad: np.ndarray) -> bool:

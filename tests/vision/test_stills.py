@@ -197,3 +197,28 @@ def test_a_photos_read_does_not_depend_on_what_ran_before():
         reads.append(([(h.card, h.inliers, h.homography.tobytes()) for h in hits],
                       [(f["card"], f["confidence"], f["corners"]) for f in recognize(image, fresh)]))
     assert reads[0] == reads[1]
+
+
+@pytest.mark.parametrize("name", ["9s", "Kd"])
+def test_a_place_of_the_wrong_geometry_is_read_in_the_cards_own(deck, name):
+    """A place's geometry may be a mark printed on the card (a pip's or a
+    picture frame's outline: round 11, the real tune half's wrong-geometry
+    places correlate 0.09-0.64 with every face); the card's own keypoints,
+    matched to its face alone (``keypoints.own_matches``, the yardstick's
+    route), place its face, and the read is made in that geometry."""
+    from vision.face_match import Place, face_scale, quad_to_face, score_place
+    from vision.keypoints import own_matches
+
+    faces = deck_faces("bidly-scans", DATASETS)
+    card = parse_card(name)
+    image = webcam_shot(faces, card, "beige", "report", 1).image
+    hits = own_matches(image, deck)
+    assert hits and hits[0].card == card
+    # The card's inner half, as a picture frame's outline would give it.
+    quad = hits[0].quad
+    inner = quad.mean(axis=0) + 0.5 * (quad - quad.mean(axis=0))
+    marked = Place(inner, quad_to_face(inner))
+    assert decide(Evidence.of(score_place(image, marked, deck), marked))[0] is None
+    own = Place(inner, quad_to_face(inner), own=((card, hits[0].homography @ face_scale(hits[0].face_size)),))
+    read, confidence = decide(Evidence.of(score_place(image, own, deck), own))
+    assert read == card and confidence >= 0.9
