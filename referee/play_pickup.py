@@ -149,17 +149,23 @@ class PickupWatch:
             return iter(())
         old = {k: v for k, v in self.game.current(n).items() if k != "sources"}
         self.played[card] = self.played.pop(read)
-        if done is not None and read in done["cards"]:
-            # The trick awaiting its pickup holds the card now, so that its pile read gives its pile
-            # (game 6600294: E's ♦A, read ♣A by the camera, corrected by its tag leaving the zone; the
-            # pile's read of the ♦A was not of the trick, and its wrong pickup was missed).
-            done["cards"] = (done["cards"] - {read}) | {card}
+        self.done_holds(read, card)
         fixed = self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
                                       "evidence": old.get("evidence", []) + [oid], **said}, "misread",
                                   {"evidence": [oid]})
         # The tag's one read is the play's now: a violation resting on it waits for a second read
         # (the pile's) or the console, as any play read once does.
         return chain(fixed, self._note_one(n, OneRead(self.game.hand_number, card, zone, trick, "rfid", edge)))
+
+    def done_holds(self, read: Card, card: Card) -> None:
+        """A play of the trick awaiting its pickup, recorded as ``read``, is ``card`` now (a tag or the
+        console corrected it): the trick holds that card, so that its pile read gives its pile (game
+        6600294: E's ♦A, read ♣A by the camera, corrected by its tag leaving the zone; game 1200397:
+        N's ♥9 shown and taken back, the ♥Q named at the console; the pile's read of the card named
+        was not of the trick, and its wrong pickup was missed)."""
+        done = self.trick_done
+        if done is not None and read in done["cards"]:
+            done["cards"] = (done["cards"] - {read}) | {card}
 
     def _shown_then_played(self) -> Optional[Notice]:
         """The trick awaiting its pickup is going: did its last player put down another card soon
@@ -351,8 +357,16 @@ class PickupWatch:
                 elif play.trick_number > 1:           # the trick just picked up: misread?
                     misread = self._wrong_card(None, card, oid, play.trick_number - 1, where)
                     if misread is None and self._just_written(t):
+                        timed = self.flushed[1] is not None
                         self._time_pickup(t)
                         misread = self._dealt_in_pile(card, oid, where, play.trick_number - 1, t)
+                        if misread is None and timed:
+                            # Read less than PILE_LATE after the last trick went: of its pickup (a card
+                            # shown and taken back, the real one unread, which of its plays the reads
+                            # cannot say: asked when the card recorded is played again), not of a next
+                            # trick played and picked up unseen in that time (game 1200744: four
+                            # questions, and W's card out of turn at trick 3 was missed).
+                            return None
                     if misread is not None:
                         return misread
                 return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick

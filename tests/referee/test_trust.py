@@ -279,6 +279,16 @@ CASES = [
     # confirmed (now: a card of the player to play timed by one RFID read, less than LATE_EDGE after
     # another's, leaves the order a question)
     (1200367, "classic", "realistic,camera=false"),
+    # seed 12, a miss: hand 5, trick 5, N showed the ♥9 and took it back unread, put down the ♥Q; its tag
+    # leaving N's zone was asked about and the console named the ♥Q, but the trick awaiting its pickup
+    # still held the ♥9, so the pile's read of the ♥Q (EW, S's ♠K winning) was not its pile: the wrong
+    # pickup was missed (now: a play the console corrects is corrected in that trick too)
+    (1200397, "contree", "realistic,camera=false"),
+    # seed 12, a miss: hand 12, N showed the ♥9 at trick 2, its return unread, and put down the ♥Q; the
+    # ♥Q's pile read, 0.3 s after trick 2 went, was taken for trick 3 picked up unseen: its four cards
+    # asked with no time, and W's ♣K out of turn missed (now: a pile read so soon after a trick went is
+    # of that trick's pickup)
+    (1200744, "classic", "realistic,camera=false"),
 ]
 
 
