@@ -475,3 +475,28 @@ def test_the_hands_last_card_no_sensor_read_is_the_one_card_not_played():
     assert deduced == [("W", "8d")] and set(deduced) <= last
     assert not [c for c in referee.conflicts if c.kind == "card-unknown" and c.trick == 8]
     assert [(r.number, r.score) for r in referee.results] == [(r.number, r.score) for r in sim.truth.results]
+
+
+def test_on_a_camera_only_table_the_last_card_nobody_saw_put_down_is_asked_at_the_pickup():
+    """Round 12: the hand's last card is named by elimination on the same terms at the pickup as in turn,
+    so only on a table with RFID. Game 300 (contrée, camera only, one hand) with the camera's reads of
+    W's ♦K at trick 8 taken out: nobody saw W put a card down, and at the pickup W's card is asked, as a
+    card the camera could not read is (on main it was named by elimination there: a confident camera
+    misread earlier in the hand may have named that very card, game 1000126)."""
+    import dataclasses
+
+    from referee.observations import CardSeen
+    from referee.simulate import simulate
+
+    from replay import refereed
+
+    sim = simulate(1, 300, parse_faults("realistic,rfid=false"), "contree")
+    card = sim.plays[(1, 8, 3)]
+    assert card == parse_card("Kd")
+    unseen = [o for o in sim.observations if not (isinstance(o, CardSeen) and o.zone == "play:W" and o.card == card)]
+    assert len(unseen) < len(sim.observations)
+    referee = refereed(dataclasses.replace(sim, observations=unseen))
+    assert not [e for e in referee.record if e["type"] == "play" and e.get("sources") == ["deduced"]]
+    asked = [(c.trick, c.seat) for c in referee.conflicts if c.kind == "card-unknown" and c.trick == 8]
+    assert asked == [(8, 3)]
+    assert [r.score for r in referee.results] == [r.score for r in sim.truth.results]
