@@ -380,7 +380,12 @@ class PickupWatch:
                             return None
                     if misread is not None:
                         return misread
-                return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick
+                # A card nobody saw played: so was its trick, the one on the table, none of whose cards
+                # is recorded yet, and it went to this pile (game 7200295, harsher faults, RFID only: N
+                # led trick 1 unseen, the others' cards waiting for it; the pile's one read was of N's
+                # card, and EW's wrong pickup was missed).
+                self.early_pile.setdefault(card, (where, oid))
+                return self._picked_up_at(t, unseen=True)
             return None
         if card not in done["cards"] and card not in self.played:
             return self._wrong_card(None, card, oid, done["trick"], where) or \

@@ -289,6 +289,10 @@ CASES = [
     # asked with no time, and W's ♣K out of turn missed (now: a pile read so soon after a trick went is
     # of that trick's pickup)
     (1200744, "classic", "realistic,camera=false"),
+    # work seed 72 (harsher faults), a miss: hand 4, N led trick 1 unread, the other cards waiting for it; the
+    # pile's one read, N's ♦K in EW's pile, was taken for the trick picked up unseen without its pile, and
+    # EW's wrong pickup was missed (now: that pile is the trick's)
+    (7200295, "contree", "realistic,misread=0.1,knocked=0.1,takeback=0.2,camera=false"),
 ]
 
 
