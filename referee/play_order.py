@@ -187,7 +187,7 @@ class TurnOrder:
                 return False
         card = item.card
         if card is None:
-            left = self._last_of_deck(item, to_play, trick, live)
+            left = self._last_of_deck(item, to_play, live)
             if left is WAIT and now < item.t + LAST_WAIT and self.cleared_at is None:
                 return False                          # the other cards of the hand's last trick may say
             if isinstance(left, int):
@@ -224,20 +224,15 @@ class TurnOrder:
         yield from self._commit(item, to_play)
         return True
 
-    def _last_of_deck(self, item: CardOnTable, to_play: Seat, trick: int, live: list[CardOnTable]):
+    def _last_of_deck(self, item: CardOnTable, to_play: Seat, live: list[CardOnTable]):
         """At the hand's last trick, ``item``, ``to_play``'s card, which no sensor could read: the one
         card of the deck no play holds nor another card of the trick down; :data:`WAIT` while a player
         after ``to_play`` has put no card down yet (its card may say); None when no one card is left
-        (the console is asked, as before round 11: a third of a question a hand on a camera-only table
-        was a card of the last trick), or the antennas saw that card dealt to another seat. (A card the
-        camera read as one already played is asked about still, and none is named once a tag of a card
-        recorded in an earlier trick was read in this one: a card of the record is then not where it was
-        recorded, and the card left is not the one played: seed 3's games 300018, 300082, 300030.)"""
-        if trick != 8 or self.stray == (self.game.hand_number, trick) or "rfid" not in self.sources:
-            # (Without RFID, a confident camera misread earlier in the hand that named this very card is
-            # never asked about, and the card left is then the misread one: seed 10 at 10,000 hands, one
-            # hand each camera-only table, a failed contract scored made in game 1000126; asked, the
-            # console names the card and the misread is found.)
+        (the console is asked, as before round 11), the antennas saw that card dealt to another seat, or
+        no card may be named so here (:meth:`_last_by_elimination`: not at the last trick, after a stray
+        tag, or on a table without RFID). (A card the camera read as one already played is asked about
+        still: seed 3's games 300018, 300082.)"""
+        if not self._last_by_elimination():
             return None
         step = 1 if self.game.options.clockwise else 3
         after = {(to_play + k * step) & 3 for k in range(1, 4 - len(self.game.play.trick))}

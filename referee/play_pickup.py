@@ -149,17 +149,23 @@ class PickupWatch:
             return iter(())
         old = {k: v for k, v in self.game.current(n).items() if k != "sources"}
         self.played[card] = self.played.pop(read)
-        if done is not None and read in done["cards"]:
-            # The trick awaiting its pickup holds the card now, so that its pile read gives its pile
-            # (game 6600294: E's ♦A, read ♣A by the camera, corrected by its tag leaving the zone; the
-            # pile's read of the ♦A was not of the trick, and its wrong pickup was missed).
-            done["cards"] = (done["cards"] - {read}) | {card}
+        self.done_holds(read, card)
         fixed = self.correct_play(n, {**old, "card": card_name(card), "sources": ["rfid"],
                                       "evidence": old.get("evidence", []) + [oid], **said}, "misread",
                                   {"evidence": [oid]})
         # The tag's one read is the play's now: a violation resting on it waits for a second read
         # (the pile's) or the console, as any play read once does.
         return chain(fixed, self._note_one(n, OneRead(self.game.hand_number, card, zone, trick, "rfid", edge)))
+
+    def done_holds(self, read: Card, card: Card) -> None:
+        """A play of the trick awaiting its pickup, recorded as ``read``, is ``card`` now (a tag or the
+        console corrected it): the trick holds that card, so that its pile read gives its pile (game
+        6600294: E's ♦A, read ♣A by the camera, corrected by its tag leaving the zone; game 1200397:
+        N's ♥9 shown and taken back, the ♥Q named at the console; the pile's read of the card named
+        was not of the trick, and its wrong pickup was missed)."""
+        done = self.trick_done
+        if done is not None and read in done["cards"]:
+            done["cards"] = (done["cards"] - {read}) | {card}
 
     def _shown_then_played(self) -> Optional[Notice]:
         """The trick awaiting its pickup is going: did its last player put down another card soon
@@ -303,8 +309,7 @@ class PickupWatch:
             at = max(before) + 1e-3 if before else min(after, default=t) - 1e-3
             item = CardOnTable(zone=seat, t=at, window=window)
             items.append(item)
-            left = self._one_card_left(seat, {i.card for i in items}) \
-                if play.trick_number == 8 and self.stray != (self.game.hand_number, 8) else None
+            left = self._one_card_left(seat, {i.card for i in items}) if self._last_by_elimination() else None
             if left is not None:
                 # The hand's last trick, this the one card nobody saw (resting on the record as on one
                 # read), not asked.
@@ -312,6 +317,18 @@ class PickupWatch:
                 continue
             yield from self._ask(item, "card-unknown", f"trick {play.trick_number} is being picked up but no "
                                  f"sensor saw {SEAT_NAMES[seat]}'s card: which card?", seat, play.trick_number)
+
+    def _last_by_elimination(self) -> bool:
+        """May a card of the trick on the table that no sensor read be named by elimination
+        (:meth:`_one_card_left`)? Only at the hand's last trick, none of whose reads was of a tag
+        recorded in an earlier trick (a card of the record is then not where it was recorded, and the
+        card left not the one played: seed 3's game 300030), and on a table with RFID: without it, a
+        confident camera misread earlier in the hand that named this very card is never asked about,
+        and the card left is then the misread one (seed 10 at 10,000 hands, one hand each camera-only
+        table, a failed contract scored made in game 1000126; asked, the console names the card and
+        the misread is found)."""
+        return self.game.play.trick_number == 8 and self.stray != (self.game.hand_number, 8) and \
+            "rfid" in self.sources
 
     def _one_card_left(self, seat: Seat, down: set) -> Optional[Card]:
         """The one card of the deck that no play holds nor a card of ``down`` (the other cards of the
@@ -351,11 +368,24 @@ class PickupWatch:
                 elif play.trick_number > 1:           # the trick just picked up: misread?
                     misread = self._wrong_card(None, card, oid, play.trick_number - 1, where)
                     if misread is None and self._just_written(t):
+                        timed = self.flushed[1] is not None
                         self._time_pickup(t)
                         misread = self._dealt_in_pile(card, oid, where, play.trick_number - 1, t)
+                        if misread is None and timed:
+                            # Read less than PILE_LATE after the last trick went: of its pickup (a card
+                            # shown and taken back, the real one unread, which of its plays the reads
+                            # cannot say: asked when the card recorded is played again), not of a next
+                            # trick played and picked up unseen in that time (game 1200744: four
+                            # questions, and W's card out of turn at trick 3 was missed).
+                            return None
                     if misread is not None:
                         return misread
-                return self._picked_up_at(t, unseen=True)   # a card nobody saw played: so was its trick
+                # A card nobody saw played: so was its trick, the one on the table, none of whose cards
+                # is recorded yet, and it went to this pile (game 7200295, harsher faults, RFID only: N
+                # led trick 1 unseen, the others' cards waiting for it; the pile's one read was of N's
+                # card, and EW's wrong pickup was missed).
+                self.early_pile.setdefault(card, (where, oid))
+                return self._picked_up_at(t, unseen=True)
             return None
         if card not in done["cards"] and card not in self.played:
             return self._wrong_card(None, card, oid, done["trick"], where) or \

@@ -377,6 +377,7 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
                     entry = self.played.get(before)
                     if entry is not None and entry[2] == c.ref:
                         self.played[chosen] = self.played.pop(before)
+                        self.done_holds(before, chosen)
                     else:
                         self.played[chosen] = (c.trick, c.seat, c.ref)
                 # The card named, waiting on the table for this answer, may have taken a "belote" said

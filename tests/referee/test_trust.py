@@ -279,6 +279,20 @@ CASES = [
     # confirmed (now: a card of the player to play timed by one RFID read, less than LATE_EDGE after
     # another's, leaves the order a question)
     (1200367, "classic", "realistic,camera=false"),
+    # seed 12, a miss: hand 5, trick 5, N showed the ♥9 and took it back unread, put down the ♥Q; its tag
+    # leaving N's zone was asked about and the console named the ♥Q, but the trick awaiting its pickup
+    # still held the ♥9, so the pile's read of the ♥Q (EW, S's ♠K winning) was not its pile: the wrong
+    # pickup was missed (now: a play the console corrects is corrected in that trick too)
+    (1200397, "contree", "realistic,camera=false"),
+    # seed 12, a miss: hand 12, N showed the ♥9 at trick 2, its return unread, and put down the ♥Q; the
+    # ♥Q's pile read, 0.3 s after trick 2 went, was taken for trick 3 picked up unseen: its four cards
+    # asked with no time, and W's ♣K out of turn missed (now: a pile read so soon after a trick went is
+    # of that trick's pickup)
+    (1200744, "classic", "realistic,camera=false"),
+    # work seed 72 (harsher faults), a miss: hand 4, N led trick 1 unread, the other cards waiting for it; the
+    # pile's one read, N's ♦K in EW's pile, was taken for the trick picked up unseen without its pile, and
+    # EW's wrong pickup was missed (now: that pile is the trick's)
+    (7200295, "contree", "realistic,misread=0.1,knocked=0.1,takeback=0.2,camera=false"),
 ]
 
 
@@ -465,3 +479,28 @@ def test_the_hands_last_card_no_sensor_read_is_the_one_card_not_played():
     assert deduced == [("W", "8d")] and set(deduced) <= last
     assert not [c for c in referee.conflicts if c.kind == "card-unknown" and c.trick == 8]
     assert [(r.number, r.score) for r in referee.results] == [(r.number, r.score) for r in sim.truth.results]
+
+
+def test_on_a_camera_only_table_the_last_card_nobody_saw_put_down_is_asked_at_the_pickup():
+    """Round 12: the hand's last card is named by elimination on the same terms at the pickup as in turn,
+    so only on a table with RFID. Game 300 (contrée, camera only, one hand) with the camera's reads of
+    W's ♦K at trick 8 taken out: nobody saw W put a card down, and at the pickup W's card is asked, as a
+    card the camera could not read is (on main it was named by elimination there: a confident camera
+    misread earlier in the hand may have named that very card, game 1000126)."""
+    import dataclasses
+
+    from referee.observations import CardSeen
+    from referee.simulate import simulate
+
+    from replay import refereed
+
+    sim = simulate(1, 300, parse_faults("realistic,rfid=false"), "contree")
+    card = sim.plays[(1, 8, 3)]
+    assert card == parse_card("Kd")
+    unseen = [o for o in sim.observations if not (isinstance(o, CardSeen) and o.zone == "play:W" and o.card == card)]
+    assert len(unseen) < len(sim.observations)
+    referee = refereed(dataclasses.replace(sim, observations=unseen))
+    assert not [e for e in referee.record if e["type"] == "play" and e.get("sources") == ["deduced"]]
+    asked = [(c.trick, c.seat) for c in referee.conflicts if c.kind == "card-unknown" and c.trick == 8]
+    assert asked == [(8, 3)]
+    assert [r.score for r in referee.results] == [r.score for r in sim.truth.results]
