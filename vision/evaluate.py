@@ -547,8 +547,8 @@ def format_table(report: dict) -> str:
                      f"found whole ({100 * loc.get('cards_located', 0) / n:.1f}%), "
                      f"{loc.get('quads_empty', 0)} quads on no labelled card, {loc.get('quads_merged', 0)} merged")
     fixes = report.get("label_fixes")
-    if fixes:
-        state = "applied" if fixes["applied"] else "NOT applied (--no-label-fixes, or no real set)"
+    if fixes and any(name.startswith("real:") for name in report["sets"]):     # they touch only real labels
+        state = "applied" if fixes["applied"] else "NOT applied (--no-label-fixes)"
         lines.append(f"label fixes ({fixes['file']}): {state}")
         for f in fixes["fixes"]:
             lines.append(f"  {f['image']}: {f['label']} -> {f['corrected']}"

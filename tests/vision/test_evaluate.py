@@ -102,6 +102,19 @@ def test_tally_and_table_keep_the_attribution(tmp_path):
     assert "real:classic" in table and "CC BY 4.0" in table
 
 
+def test_a_run_of_rendered_sets_says_nothing_of_label_fixes():
+    """The label fixes correct the real set's labels only: a run without it
+    (``--no-real``) does not warn that they were not applied."""
+    tally = Tally()
+    tally.add(parse_card("Jh"), parse_card("Jh"), "a")
+    fixes = {"applied": False, "file": "label_fixes.csv", "fixes": []}
+    rendered = {"sets": {"rendered:french-dark:drawn-french (report half)": tally.summary()}, "locator": {},
+                "attribution": ATTRIBUTION, "label_fixes": fixes}
+    assert "label fixes" not in format_table(rendered)
+    real = {**rendered, "sets": {"real:classic (tune half)": tally.summary()}}
+    assert "label fixes (label_fixes.csv): NOT applied (--no-label-fixes)" in format_table(real)
+
+
 def test_the_real_set_loads_with_its_three_designs():
     """The phone photos show two decks; the webcam photos (WIN_*) a third
     pack, whose court cards are other drawings: read as the classic deck,
