@@ -152,9 +152,9 @@ def load_dataset(root: Optional[str | Path] = None, fixes: Optional[Iterable[Lab
                 if len(parts) >= 5:
                     labels.append(classes[int(parts[0])].strip())
                     centres.append((float(parts[1]) * size, float(parts[2]) * size))
-            applied = {fixes[row["image"], label].corrected: fixes[row["image"], label]
-                       for label in labels if (row["image"], label) in fixes}
-            labels = [next((f.corrected for f in applied.values() if f.label == label), label) for label in labels]
+            fixed = [fixes.get((row["image"], label)) for label in labels]
+            applied = {f.corrected: f for f in fixed if f is not None}
+            labels = [label if f is None else f.corrected for f, label in zip(fixed, labels)]
             photos.append(Photo(path, row["image"], labels, np.array(centres, np.float32).reshape(-1, 2),
                                 (row.get("deck") or row.get("design") or "").strip() or None, applied))
     return photos
@@ -289,15 +289,12 @@ def read_photos(photos: list[Photo], deck: Deck, tally: Tally, foreign: Tally, l
             matched.add(label_name)
             card = None if found["card"] is None else parse_card(found["card"])
             confidence = found["confidence"]
-            truth = dataset_card(label_name)
-            if truth is not None and truth not in deck.faces:
-                truth = None        # a card the deck lacks: for this deck it is foreign
+            truth = _deck_card(label_name, deck)
             counted = tally if truth is not None else foreign
             counted.add(truth, card, photo.name, confidence)
             if label_name in photo.fixes:
                 fix = photo.fixes[label_name]
-                was = dataset_card(fix.label)
-                was = was if was is not None and was in deck.faces else None
+                was = _deck_card(fix.label, deck)
                 counted.fixed.append(
                     f"{photo.name}: labelled {fix.label}, corrected to {fix.corrected}; read "
                     f"{found['card'] or '?'} at {confidence:.3f}: {_counted(truth, card)} "
@@ -309,6 +306,13 @@ def read_photos(photos: list[Photo], deck: Deck, tally: Tally, foreign: Tally, l
             rate = i / max(time.monotonic() - t0, 1e-6)
             progress(f"  {label}: {i}/{len(photos)} photos ({rate:.1f}/s), right {tally.right} wrong {tally.wrong} "
                      f"abstained {tally.abstained}")
+
+
+def _deck_card(label_name: str, deck: Deck) -> Optional[int]:
+    """The card a label names, or None: a label of no Belote card, or of a
+    card ``deck`` lacks (for this deck it is foreign)."""
+    card = dataset_card(label_name)
+    return card if card is not None and card in deck.faces else None
 
 
 def _counted(truth: Optional[int], read: Optional[int]) -> str:
