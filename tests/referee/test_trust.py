@@ -545,3 +545,27 @@ def test_the_games_last_trick_picked_up_with_one_read_is_scored():
     sim, referee = replayed(900422, RFID_ONLY, "contree", hands=60)
     assert len(sim.truth.results) == 7
     assert [(r.number, r.score) for r in referee.results] == [(r.number, r.score) for r in sim.truth.results]
+
+
+def test_a_card_taken_as_taken_back_whose_seat_put_nothing_down_was_picked_up():
+    """Round 13, game 1200188 (seed 12, contrée, RFID only), hand 1, trick 1: N's ♠K, the trick's last card,
+    was read leaving its zone 1.28 s after its one (late) read leaving N's hand, under
+    :data:`~referee.play_pickup.STAYED`, the trick's other pickup reads missed: taken as shown and taken
+    back. N put nothing down after it, and E, whose card of the trick was down, put down another: the next
+    trick's. The ♠K was picked up with its trick; W's card, nobody saw, is asked for. Before, the record went
+    a trick out of step (34 questions, a wrong pickup left to confirm, the hand scored wrong)."""
+    sim, referee = replayed(1200188, RFID_ONLY, "contree")
+    assert [(r.number, r.score) for r in referee.results] == [(r.number, r.score) for r in sim.truth.results]
+    assert referee.to_confirm() == []
+    assert [(c.trick, "NESW"[c.seat]) for c in referee.conflicts if c.hand == 1 and c.trick == 1] == [(1, "W")]
+
+
+def test_a_rebelote_said_with_a_card_nobody_read_does_not_go_with_the_seats_card_of_the_last_trick():
+    """Round 13, game 7200303 (contrée, RFID only, harsher faults), hand 2 (all trumps): W said "rebelote" as
+    it put down the ♦K at trick 3, which no antenna read. The word went with W's trick-2 card, the ♠K a
+    pile's tag had just named in place of the ♣Q recorded: a card with no time counted as just put down.
+    A belote-not-held was shown and EW scored 20 points short. Now the word waits for W's card of trick 3
+    (named at the console) and the hand scores as played."""
+    sim, referee = replayed(7200303, "realistic,misread=0.1,knocked=0.1,takeback=0.2,camera=false", "contree")
+    assert [(r.number, r.score) for r in referee.results] == [(r.number, r.score) for r in sim.truth.results]
+    assert not [v for _, v in referee.violations() if v.rule == "belote-not-held"]
