@@ -89,10 +89,8 @@ class TurnOrder:
             return None
         to_play = play.to_play
         live = [i for i in self.cards.items if i.conflict is None and i.gone_t is None]
-        # A card seen in the zone comes before one only seen leaving the hand (maybe a late read); a card
-        # of this trick before one waiting for a later one.
-        item = min((i for i in live if i.seat == to_play), key=lambda i: (i.early, not i.zone_seen, i.t),
-                   default=None)
+        # A card seen in the zone comes before one only seen leaving the hand (maybe a late read).
+        item = min((i for i in live if i.seat == to_play), key=lambda i: (not i.zone_seen, i.t), default=None)
         if item is None:
             after = self._down_after_pickup(live)
             return None if after is None else (play, to_play, live, after, True)

@@ -187,15 +187,13 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
                     (seat == zone or card in self.cards.gone_cards):
                 return None                           # seen again where it lies, or moved
             # else: the camera misread this player's card as one already played (a question, below)
-        picked = self.cards.picked_up_unseen(zone, obs.t) if self.trick_done is None and \
+        plays = [(s, self.put_down.get(c, 0.0)) for c, (_, s, _) in self.played.items()]
+        picked = self.cards.picked_up_unseen(zone, obs.t, plays) if self.trick_done is None and \
             not self.cards.shows(card) else None
         if picked is not None:
             self.cards.put_back(picked)
             pickup = self._picked_up_at(picked.gone_t)
             self.cards.seen(obs, zone, oid, self.played)
-            for item in self.cards.items:
-                if oid in item.oids:
-                    item.early = True                 # the next trick's: it waits for its turn
             return chain(one(Notice(f"{pretty(picked.card) if picked.card is not None else 'a card'} was not "
                                     f"taken back but picked up with its trick")), pickup or ())
         self.cards.seen(obs, zone, oid, self.played)

@@ -292,19 +292,21 @@ class TableCards:
                 self.hand_off.pop(item.card, None)       # nor is it on its way to the zone any more
         return gone
 
-    def picked_up_unseen(self, seat: Seat, t: float) -> Optional[CardOnTable]:
-        """A card put down in ``seat``'s zone at ``t``, ``seat`` having a card of the trick down already:
-        the card taken as shown and taken back (:meth:`taken_back`) of another seat that put nothing down
-        after it left, when there is one. Taken back, its seat would have put down the card it played
-        just after; with none, and another player putting down a second card, it was picked up with the
-        trick (its other pickup reads missed), and this card is of the next trick (game 1200188: N's ♠K,
-        the trick's last card, read leaving 1.28 s after its one, late, read leaving N's hand, under
-        :data:`~referee.play_pickup.STAYED`). None otherwise."""
-        if not any(i.zone == seat and i.timed and not i.early and not i.closed and i.conflict is None
-                   and i.gone_t is None and i.t < t for i in self.items):
-            return None
+    def picked_up_unseen(self, seat: Seat, t: float, plays: list[tuple[Seat, float]]) -> Optional[CardOnTable]:
+        """A card put down in ``seat``'s zone at ``t``, ``seat``'s card of the trick being down already:
+        the card taken as shown and taken back (:meth:`taken_back`) of another seat, that left its zone
+        after ``seat``'s card came and before this one, its seat putting nothing down since (``plays``:
+        each play recorded, its seat and when it was put down), when there is one. Taken back, its seat
+        would have put down the card it played just after; with none, and another player putting down a
+        second card, it was picked up with the trick (its other pickup reads missed), and this card is
+        of the next trick (game 1200188: N's ♠K, the trick's last card, read leaving 1.28 s after its
+        one, late, read leaving N's hand, under :data:`~referee.play_pickup.STAYED`). None otherwise."""
+        down = [i.t for i in self.items if i.zone == seat and i.timed and not i.early and not i.closed
+                and i.conflict is None and i.gone_t is None]
         return next((i for i in self.taken if i.zone != seat and i.timed and i.gone_t < t
-                     and not any(o.seat == i.seat and o.t > i.gone_t for o in self.items + self.taken)), None)
+                     and any(d < i.gone_t for d in down)
+                     and not any(o.seat == i.seat and o.t > i.gone_t for o in self.items + self.taken)
+                     and not any(s == i.seat and at > i.gone_t for s, at in plays)), None)
 
     def put_back(self, item: CardOnTable) -> None:
         """``item``, taken as taken back, was picked up with its trick: it is on the table again."""
