@@ -60,7 +60,7 @@ class TurnOrder:
             else:
                 settled = self._settled(now)
                 if settled is None:
-                    return None
+                    return self._last_trick_gone(now)
         return self._decide_in_turn(now, taken, settled)
 
     def _decide_in_turn(self, now: float, taken: list[CardOnTable], settled: Optional[tuple]) -> Iterator[Proposal]:
@@ -92,7 +92,8 @@ class TurnOrder:
         # A card seen in the zone comes before one only seen leaving the hand (maybe a late read).
         item = min((i for i in live if i.seat == to_play), key=lambda i: (not i.zone_seen, i.t), default=None)
         if item is None:
-            return None
+            after = self._down_after_pickup(live)
+            return None if after is None else (play, to_play, live, after, True)
         # A card this player put down after one recorded in the trick had left its zone is of the
         # next trick, not the card it played instead of the first.
         item = _last_put_down([i for i in live if i is item or not self._left_before(i.t)], item)
@@ -108,6 +109,9 @@ class TurnOrder:
         trick = play.trick_number
         if self.to_confirm.blocks(self.game.hand_number, trick):
             return False                              # an earlier trick's violation rests on one read
+        if item.seat != to_play:                      # (:meth:`_down_after_pickup`)
+            yield from self._went_unseen(item, to_play, trick, item.t)
+            return True
         first = min((i for i in live if not i.early and i.timed), key=lambda i: i.t, default=item)
         if not play.trick and trick > 1 and first.seat != to_play and \
                 (yield from self.to_confirm.ask_winner(self.game.hand_number, trick - 1, to_play, first.seat)):
@@ -249,6 +253,36 @@ class TurnOrder:
         self.cards.items.append(unseen)
         yield from self._ask(unseen, "card-unknown", f"a card of trick {trick} has left the table but "
                              f"no sensor saw {SEAT_NAMES[to_play]}'s card: which card?", to_play, trick)
+
+    def _down_after_pickup(self, live: list[CardOnTable]) -> Optional[CardOnTable]:
+        """With no card down for the player to play: the first card put down in the zone of a seat whose
+        card of the trick is recorded, after a card of the trick that had long lain there
+        (:data:`STAYED`) left its zone. That player played the trick already, and the card that left
+        was not knocked but picked up: the trick went, its other pickup reads missed, this card is
+        of the next trick, and the card of the player to play went down unseen (game 1200648: S's
+        ♣Q alone read leaving at trick 7's pickup; N's unread card of it was taken for N's ♠K of
+        trick 8, read leaving at trick 8's pickup, and N's two cards were swapped)."""
+        play = self.game.play
+        recorded = {s for k, s, n in self.played.values() if k == play.trick_number and n}
+        return min((i for i in live if i.seat in recorded and i.timed and i.card not in self.played
+                    and self._left_before(i.t, lain=STAYED)), key=lambda i: i.t, default=None)
+
+    def _last_trick_gone(self, now: float) -> Optional[Iterator[Proposal]]:
+        """At the hand's last trick, a card of it that had long lain there (:data:`STAYED`) left its
+        zone, not read landing in another, and nothing was put down for :data:`LAST_WAIT` since: the
+        trick was picked up then, its other pickup reads missed, and the cards nobody saw are
+        named or asked for (game 900422: the game's last trick, S's ♣Q alone read leaving, E's card
+        never read; no next deal came to end the hand, and it was never scored). Earlier in a hand
+        the next trick's cards say so (:meth:`_down_after_pickup`)."""
+        play = self.game.play
+        if play.trick_number != 8 or not play.trick or self.cleared_at is not None:
+            return None
+        left = [self.left_zone[c][2] for c in play.trick if c in self.left_zone
+                and self.left_zone[c][:2] == (self.game.hand_number, 8)
+                and self.left_zone[c][2] - self.put_down.get(c, 0.0) >= STAYED]
+        if not left or now < min(left) + LAST_WAIT or any(i.t > min(left) for i in self.cards.items):
+            return None
+        return self._picked_up_at(min(left))
 
     def _where_thought(self, live: list[CardOnTable]) -> bool:
         """Are the cards down those of the trick the referee thinks is on the table: no card waiting

@@ -54,7 +54,7 @@ class SayWatch:
         pair = [i for i in mine if self._belote_card(i.card)
                 and not (i.gone_t is not None and (unread or i.gone_t < t))]
         if not pair and not unread and last and self._belote_card(last[1]) and \
-                "say" not in self.game.current(last[0]) and t - self.put_down.get(last[1], t) <= SAY_RECENT:
+                "say" not in self.game.current(last[0]) and self._just_put_down(last[1], t):
             old = self.game.current(last[0])
             yield from self.correct_play(last[0], {**old, "say": self._say(seat)}, "belote said", {})
             return
@@ -62,6 +62,17 @@ class SayWatch:
             (pair or mine)[0].say = self._say(seat)    # without trumps, the engine will say why it is wrong
             return
         self.pending_say[seat] = t
+
+    def _just_put_down(self, card: Card, t: float) -> bool:
+        """Was ``card``, its seat's last play, put down no more than :data:`SAY_RECENT` before ``t``? One
+        no sensor timed (named at the console or by a tag at the pickup) only while its trick is the
+        one on the table (game 7200303: W's "rebelote", said with its trick-3 ♦K nobody read, went with
+        its trick-2 ♠K, which a pile's tag had just named in place of the ♣Q recorded; a belote-not-held
+        was shown and the hand scored 20 points short)."""
+        down = self.put_down.get(card)
+        if down is None:
+            return self.played[card][0] == self.game.play.trick_number
+        return t - down <= SAY_RECENT
 
     def _said_with(self, seat: Seat, read: Card, card: Card) -> dict[str, str]:
         """A "belote" ``seat`` said as it put down ``read`` waits for a belote card when ``read`` is

@@ -42,7 +42,7 @@ from .observations import CardGone, CardSeen
 from .play_order import TurnOrder, shown_before
 from .play_pickup import PickupWatch
 from .play_say import SayWatch
-from .proposals import Ask, Conflict, Impossible, Notice, Proposal, Settle, Write, correction, one
+from .proposals import Ask, Conflict, Impossible, Notice, Proposal, Settle, Write, chain, correction, one
 from .record import RecordError
 from .seats import SEAT_NAMES, Seat
 from .table_cards import LATE_EDGE, CardOnTable, Played, TableCards
@@ -187,6 +187,15 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
                     (seat == zone or card in self.cards.gone_cards):
                 return None                           # seen again where it lies, or moved
             # else: the camera misread this player's card as one already played (a question, below)
+        plays = [(s, self.put_down.get(c, 0.0)) for c, (_, s, _) in self.played.items()]
+        picked = self.cards.picked_up_unseen(zone, obs.t, plays) if self.trick_done is None and \
+            not self.cards.shows(card) else None
+        if picked is not None:
+            self.cards.put_back(picked)
+            pickup = self._picked_up_at(picked.gone_t)
+            self.cards.seen(obs, zone, oid, self.played)
+            return chain(one(Notice(f"{pretty(picked.card) if picked.card is not None else 'a card'} was not "
+                                    f"taken back but picked up with its trick")), pickup or ())
         self.cards.seen(obs, zone, oid, self.played)
         return None
 

@@ -129,6 +129,7 @@ class TableCards:
         self.back_in_hand: dict[Card, float] = {}                # card -> when it came back to the hand
         self.gone_at: dict[Card, float] = {}                     # trick cards seen leaving their zone, and when
         self.pickups = 0                                         # the tricks seen picked up this hand
+        self.taken: list[CardOnTable] = []                       # the trick's cards taken as taken back
 
     def shows(self, card: Card, zone: Optional[Seat] = None) -> bool:
         """Does a sensor read ``card`` on the table (or the console name it), in ``zone`` when given?"""
@@ -149,6 +150,7 @@ class TableCards:
         trick's); the cards seen leaving their zones were the written trick's."""
         self.items = [i for i in self.items if i.early or i.conflict is not None or i.t > last]
         self.gone_at = {}
+        self.taken = []
 
     def gone_since_last_down(self, cards: set[Card]) -> set[Card]:
         """The cards of ``cards`` seen leaving their zones since the last card a sensor saw put down
@@ -283,11 +285,35 @@ class TableCards:
                 and (i.timed or any(o.seat == i.seat and o.timed and o.t > i.gone_t for o in self.items))]
         for item in gone:
             self.items.remove(item)
+            self.taken.append(item)
             self.gone_at.pop(item.card, None)
             if item.card is not None:
                 self.back_in_hand[item.card] = now       # late reads of it are stale for a moment
                 self.hand_off.pop(item.card, None)       # nor is it on its way to the zone any more
         return gone
+
+    def picked_up_unseen(self, seat: Seat, t: float, plays: list[tuple[Seat, float]]) -> Optional[CardOnTable]:
+        """A card put down in ``seat``'s zone at ``t``, ``seat``'s card of the trick being down already:
+        the card taken as shown and taken back (:meth:`taken_back`) of another seat, that left its zone
+        after ``seat``'s card came and before this one, its seat putting nothing down since (``plays``:
+        each play recorded, its seat and when it was put down), when there is one. Taken back, its seat
+        would have put down the card it played just after; with none, and another player putting down a
+        second card, it was picked up with the trick (its other pickup reads missed), and this card is
+        of the next trick (game 1200188: N's ♠K, the trick's last card, read leaving 1.28 s after its
+        one, late, read leaving N's hand, under :data:`~referee.play_pickup.STAYED`). None otherwise."""
+        down = [i.t for i in self.items if i.zone == seat and i.timed and not i.early and not i.closed
+                and i.conflict is None and i.gone_t is None]
+        return next((i for i in self.taken if i.zone != seat and i.timed and i.gone_t < t
+                     and any(d < i.gone_t for d in down)
+                     and not any(o.seat == i.seat and o.t > i.gone_t for o in self.items + self.taken)
+                     and not any(s == i.seat and at > i.gone_t for s, at in plays)), None)
+
+    def put_back(self, item: CardOnTable) -> None:
+        """``item``, taken as taken back, was picked up with its trick: it is on the table again."""
+        self.taken.remove(item)
+        self.items.append(item)
+        self.gone_at[item.card] = item.gone_t
+        self.back_in_hand.pop(item.card, None)
 
     def origin_card(self, seat: Seat, t: float, played: Played) -> Optional[Card]:
         """The card the RFID saw leave ``seat``'s hand around ``t`` (not yet played)."""

@@ -504,3 +504,70 @@ def test_on_a_camera_only_table_the_last_card_nobody_saw_put_down_is_asked_at_th
     asked = [(c.trick, c.seat) for c in referee.conflicts if c.kind == "card-unknown" and c.trick == 8]
     assert asked == [(8, 3)]
     assert [r.score for r in referee.results] == [r.score for r in sim.truth.results]
+
+
+@pytest.mark.parametrize("game, hands, rules, what", [
+    # hand 7, trick 7: S's ♣Q alone read leaving; N's ♦A never read. N's ♠K of trick 8, read leaving at
+    # trick 8's pickup, was taken for N's trick-7 card and the ♦A named for trick 8: a failed contract
+    # scored made
+    (1200648, 13, "classic", "wrong hand"),
+    # hand 9, trick 3: S's ♠8 alone read leaving; the next trick's cards taken for its own (45 questions,
+    # a violation left to confirm, 4 card points short)
+    (800698, 10, "classic", "left to confirm"),
+    # hand 1: trick 4's cards and trick 5's mixed (W's ♥J recorded at both); trick 4's wrong pickup was
+    # shown, then withdrawn at the console
+    (1500967, 12, "classic", "withdrawn"),
+])
+def test_a_card_put_down_by_a_seat_that_played_the_trick_after_a_card_of_it_left_is_the_next_tricks(
+        game, hands, rules, what):
+    """Round 13, the pickup read by one card leaving its zone (RFID only): a card of the trick that had lain
+    there :data:`~referee.play_pickup.STAYED` left its zone, the others' pickup reads missed, and the player
+    still to play had no card seen down. A card then put down by a seat whose card of the trick is recorded
+    is not a second card of that trick but the next trick's: the trick went, and the card of the player to
+    play, nobody saw, is asked for. Before, that seat's card waited and the next trick's cards were taken for
+    the old trick's. Each game (its seed: a benchmark seed's game, ``seed * 100003 + game``) replayed as the
+    benchmark referees it (``what``: how it failed on main)."""
+    from referee.measure import run
+
+    seed = game // 100003
+    m = run(hands, seed, parse_faults(RFID_ONLY), rules, first_game=game - seed * 100003)
+    assert m.games == 1 and m.wrong_hands == []
+    assert m.withdrawn == 0 and m.to_confirm_left == 0 and m.false_accusations == 0
+    assert m.flagged == m.planted
+
+
+def test_the_games_last_trick_picked_up_with_one_read_is_scored():
+    """Round 13, game 900422 (seed 9, contrée, RFID only), the game's last hand: at its last trick S's ♣Q
+    alone was read leaving its zone, E's ♠K never read. With no next deal to end the hand, it stayed open
+    and was never scored. A card of the last trick that had lain there :data:`~referee.play_pickup.STAYED`
+    leaving its zone, then nothing put down for :data:`~referee.play_order.LAST_WAIT`, is the pickup: E's
+    card is the one card of the deck not played, and the hand is scored as played."""
+    sim, referee = replayed(900422, RFID_ONLY, "contree", hands=60)
+    assert len(sim.truth.results) == 7
+    assert [(r.number, r.score) for r in referee.results] == [(r.number, r.score) for r in sim.truth.results]
+
+
+def test_a_card_taken_as_taken_back_whose_seat_put_nothing_down_was_picked_up():
+    """Round 13, game 1200188 (seed 12, contrée, RFID only), hand 1, trick 1: N's ♠K, the trick's last card,
+    was read leaving its zone 1.28 s after its one (late) read leaving N's hand, under
+    :data:`~referee.play_pickup.STAYED`, the trick's other pickup reads missed: taken as shown and taken
+    back. N put nothing down after it, and E, whose card of the trick was down before, put down another: the
+    next trick's. The ♠K was picked up with its trick; W's card, nobody saw, is asked for at once. Before,
+    the record went a trick out of step (34 questions in the game, 13 now; a wrong pickup left to confirm,
+    the hand scored wrong)."""
+    sim, referee = replayed(1200188, RFID_ONLY, "contree")
+    assert [(r.number, r.score) for r in referee.results] == [(r.number, r.score) for r in sim.truth.results]
+    assert referee.to_confirm() == []
+    asked = [(c.kind, c.trick, "NESW"[c.seat]) for c in referee.conflicts if c.hand == 1]
+    assert asked[0] == ("card-unknown", 1, "W")
+
+
+def test_a_rebelote_said_with_a_card_nobody_read_does_not_go_with_the_seats_card_of_the_last_trick():
+    """Round 13, game 7200303 (contrée, RFID only, harsher faults), hand 2 (all trumps): W said "rebelote" as
+    it put down the ♦K at trick 3, which no antenna read. The word went with W's trick-2 card, the ♠K a
+    pile's tag had just named in place of the ♣Q recorded: a card with no time counted as just put down.
+    A belote-not-held was shown and EW scored 20 points short. Now the word waits for W's card of trick 3
+    (named at the console) and the hand scores as played."""
+    sim, referee = replayed(7200303, "realistic,misread=0.1,knocked=0.1,takeback=0.2,camera=false", "contree")
+    assert [(r.number, r.score) for r in referee.results] == [(r.number, r.score) for r in sim.truth.results]
+    assert not [v for _, v in referee.violations() if v.rule == "belote-not-held"]
