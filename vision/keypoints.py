@@ -37,7 +37,7 @@ of a heap from what changed (``vision.track``), which needs none of this.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 import cv2
@@ -55,10 +55,8 @@ from .face_match import despeckled
 MIN_INLIERS = 8
 PROVEN = 12
 #: Lowe's ratio of the nearest to the second nearest enrolled descriptor
-#: (when the two belong to different cards; ``_SAME_RATIO`` when both are
-#: the same card's).
+#: (when the two belong to different cards).
 _RATIO = 0.8
-_SAME_RATIO = 0.9
 #: Reprojection error (px) RANSAC allows, and the photo's longest side
 #: keypoints are found at (larger photos are scaled down first).
 _RANSAC_PX = 5.0
@@ -66,6 +64,8 @@ _WORK_SIDE = 1400
 _FACE_SIDE = 352
 #: SIFT's contrast threshold (low: a webcam's soft print still gives keypoints).
 _CONTRAST = 0.02
+#: The seed FLANN's randomised trees are drawn from (``_Index``).
+_TREE_SEED = 0x5EED
 #: Bumped when what the deck's index holds changes, so cached ones are remade.
 INDEX_VERSION = 1
 
@@ -80,11 +80,21 @@ class Hit:
 
 
 class _Index:
-    """The deck's keypoints (every enrolled face): where on its face, whose, described how."""
+    """The deck's keypoints (every enrolled face), as one matcher."""
 
     def __init__(self, points: np.ndarray, labels: np.ndarray, descriptors: np.ndarray, size: tuple[int, int]):
         self.sift = cv2.SIFT_create(contrastThreshold=_CONTRAST)
         self.points, self.labels, self.descriptors, self.size = points, labels, descriptors, size
+        self.matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 64})
+        if len(labels):
+            self.matcher.add([descriptors])
+            # FLANN's randomised k-d trees are drawn from OpenCV's global
+            # generator, which whatever ran before (a rendered photo's noise,
+            # the corner model's copies) left anywhere: seeded, the trees, and
+            # so every photo's approximate matches and their RANSAC, are a
+            # function of the deck alone, not of what the process did first.
+            cv2.setRNGSeed(_TREE_SEED)
+            self.matcher.train()
 
     @classmethod
     def of(cls, deck: Deck) -> "_Index":
@@ -144,13 +154,11 @@ class Candidates:
 @dataclass(frozen=True)
 class Seen:
     """The photo's keypoints: where (photo px), their RootSIFT descriptors,
-    and the scale the photo was found at (1: as it is); ``nearest`` keeps
-    ``_nearest``'s answer for the photo (computed once, used by each route)."""
+    and the scale the photo was found at (1: as it is)."""
 
     points: np.ndarray
     descriptors: np.ndarray
     scale: float
-    nearest: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def _seen(image_bgr: np.ndarray, index: _Index) -> Optional[Seen]:
@@ -161,47 +169,6 @@ def _seen(image_bgr: np.ndarray, index: _Index) -> Optional[Seen]:
     if d is None or len(kp) < MIN_INLIERS:
         return None
     return Seen(np.float32([k.pt for k in kp]) / scale, root_sift(d), scale)
-
-
-@dataclass(frozen=True)
-class _Nearest:
-    """Each photo keypoint's two nearest descriptors among each card's
-    keypoints, exactly: ``cards`` (C), and per card and photo keypoint (C x
-    N) the nearest one's index in the deck's index and the squared RootSIFT
-    distances to the nearest and the second nearest of that card."""
-
-    cards: np.ndarray
-    index: np.ndarray
-    first: np.ndarray
-    second: np.ndarray
-
-
-def _nearest(seen: Seen, index: _Index) -> _Nearest:
-    """Exact nearest neighbours, card by card (``_Nearest``): each card's
-    own two nearest give ``own_matches`` its ratio test, and the deck's two
-    nearest over every card are among them (``keypoint_candidates``). Exact,
-    not an approximate matcher's: a photo's matches are a function of the
-    photo and the deck (FLANN's randomised trees were drawn from OpenCV's
-    global generator, which had to be seeded for that, under the caller)."""
-    if "deck" not in seen.nearest:
-        cards = np.array(sorted(set(index.labels.tolist())), np.int32)
-        n = len(seen.descriptors)
-        near = np.zeros((len(cards), n), np.int64)
-        first = np.full((len(cards), n), 4.0, np.float32)
-        second = np.full((len(cards), n), 4.0, np.float32)
-        rows = np.arange(n)
-        for c, card in enumerate(cards):
-            own = np.flatnonzero(index.labels == card)
-            # Unit-norm RootSIFT: the nearest is the most similar, and a
-            # squared distance is 2 - 2 x similarity (no sort of every row).
-            similar = seen.descriptors @ index.descriptors[own].T
-            best = similar.argmax(axis=1)
-            near[c], first[c] = own[best], 2.0 - 2.0 * similar[rows, best]
-            if len(own) > 1:
-                similar[rows, best] = -np.inf
-                second[c] = 2.0 - 2.0 * similar.max(axis=1)
-        seen.nearest["deck"] = _Nearest(cards, near, first, second)
-    return seen.nearest["deck"]
 
 
 def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> Candidates:
@@ -216,22 +183,14 @@ def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> Candidates:
     if seen is None:
         return Candidates([])
     pts, scale = seen.points, seen.scale
-    near = _nearest(seen, index)
-    rows = np.arange(len(pts))
-    # The deck's nearest and second nearest: the nearest card's own two, or
-    # its nearest and the next card's nearest.
-    order = np.argsort(near.first, axis=0, kind="stable")
-    top = order[0]
-    first = near.first[top, rows]
-    other = near.first[order[1], rows] if len(near.cards) > 1 else np.full(len(rows), 4.0, np.float32)
-    same = near.second[top, rows] <= other
-    second = np.minimum(near.second[top, rows], other)
-    # Lowe's ratio, looser when both nearest are the same card's (two faces
-    # of one card, or its symmetric halves: no other card competes).
-    ratio = np.where(same, _SAME_RATIO, _RATIO) ** 2
     by_card: dict[int, list[tuple[int, int]]] = {}
-    for q in np.flatnonzero(first < ratio * second):
-        by_card.setdefault(int(near.cards[top[q]]), []).append((int(q), int(near.index[top[q], q])))
+    for pair in index.matcher.knnMatch(seen.descriptors, k=2):
+        if len(pair) < 2:
+            continue
+        a, b = pair
+        same = index.labels[a.trainIdx] == index.labels[b.trainIdx]
+        if a.distance < _RATIO * b.distance or (same and a.distance < 0.9 * b.distance):
+            by_card.setdefault(int(index.labels[a.trainIdx]), []).append((a.queryIdx, a.trainIdx))
     w, h = index.size
     outline = np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2)
     candidates = []
@@ -282,14 +241,22 @@ def own_matches(image_bgr: np.ndarray, deck: Deck, seen: Optional[Seen] = None) 
         return []
     fw, fh = index.size
     outline = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]).reshape(-1, 1, 2)
-    near = _nearest(seen, index)
     matched = []
-    for c, card in enumerate(near.cards.tolist()):
-        if (index.labels == card).sum() < 2:
+    for card in sorted(set(index.labels.tolist())):
+        own = index.labels == card
+        if own.sum() < 2:
             continue
-        good = near.first[c] < _OWN_RATIO ** 2 * near.second[c]
+        # Unit-norm RootSIFT: the nearest is the most similar, and a
+        # squared distance is 2 - 2 x similarity (no sort of every row).
+        similar = seen.descriptors @ index.descriptors[own].T
+        rows = np.arange(len(similar))
+        nearest = similar.argmax(axis=1)
+        first = 2.0 - 2.0 * similar[rows, nearest]
+        similar[rows, nearest] = -np.inf
+        second = 2.0 - 2.0 * similar.max(axis=1)
+        good = first < _OWN_RATIO ** 2 * second
         if good.sum() >= MIN_INLIERS:
-            matched.append((int(good.sum()), card, index.points[near.index[c][good]], seen.points[good]))
+            matched.append((int(good.sum()), card, index.points[own][nearest[good]], seen.points[good]))
     hits = []
     # RANSAC is the cost (most cards' matches are chance ones): the cards
     # with most matches only.
