@@ -298,9 +298,10 @@ class TableCards:
         after ``seat``'s card came and before this one, its seat putting nothing down since (``plays``:
         each play recorded, its seat and when it was put down), when there is one. Taken back, its seat
         would have put down the card it played just after; with none, and another player putting down a
-        second card, it was picked up with the trick (its other pickup reads missed), and this card is
-        of the next trick (game 1200188: N's ♠K, the trick's last card, read leaving 1.28 s after its
-        one, late, read leaving N's hand, under :data:`~referee.play_pickup.STAYED`). None otherwise."""
+        second card, it was picked up with the trick (its other pickup reads missed): the trick goes,
+        and this card is read as any card put down after it (game 1200188: N's ♠K, the trick's last
+        card, read leaving 1.28 s after its one, late, read leaving N's hand, under
+        :data:`~referee.play_pickup.STAYED`). None otherwise."""
         down = [i.t for i in self.items if i.zone == seat and i.timed and not i.early and not i.closed
                 and i.conflict is None and i.gone_t is None]
         return next((i for i in self.taken if i.zone != seat and i.timed and i.gone_t < t
@@ -312,8 +313,9 @@ class TableCards:
         """``item``, taken as taken back, was picked up with its trick: it is on the table again."""
         self.taken.remove(item)
         self.items.append(item)
-        self.gone_at[item.card] = item.gone_t
-        self.back_in_hand.pop(item.card, None)
+        if item.card is not None:                     # a card no sensor named leaves no name behind
+            self.went(item.card, item.gone_t)
+            self.back_in_hand.pop(item.card, None)
 
     def origin_card(self, seat: Seat, t: float, played: Played) -> Optional[Card]:
         """The card the RFID saw leave ``seat``'s hand around ``t`` (not yet played)."""
