@@ -35,7 +35,9 @@ round 9), 7 in round 9 (traced in round 10), 8 at round 10's start (then traced)
 11's start (then traced), 12 blind at its end: one false accusation, fixed, and two misses, fixed in round 12
 (docs/record-format.md); 15 blind at round 12's merge: 100 % recall, 0 false, one withdrawal and one hand
 not recorded exactly, both on round 11's code too, the withdrawal mended in round 13 with three more games of
-its class, "the pickup read by one card leaving its zone"; 16 is held out, blind, for round 13's merge).
+its class, "the pickup read by one card leaving its zone"; 16 blind at round 13's merge: every table 100 %
+recall, 0 false, nothing left to confirm or withdrawn, every hand exact; 17 is held out, blind, for round 14's
+merge).
 Beside them, issue 11's three measured runs with the figures the issue gave.
 """
 
