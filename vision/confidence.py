@@ -36,16 +36,9 @@ from .face_match import Place, Score
 #: 7) leaves 0.55 or more on the rendered webcam tune halves and 0.79 or more
 #: on the real classic deck's; a right read under 0.5 on the webcam sets, up
 #: to 0.57 on the real phone photos (a court card's picture a little off).
-#: ``MAX_RATIO`` (round 13, 0.4 -> 0.5, the live read's limit): an ace is one
-#: pip, so two aces of a colour differ by their index alone and a right ace
-#: reads at a ratio of 0.45-0.57 (real classic tune half: 6 aces abstained on
-#: the ratio alone, probabilities 0.83-1.0); no wrong read or leave-one-out
-#: impostor of the tune halves' 535 places has a ratio under 0.55 with its
-#: score and patch of difference passing, and the two above it score a
-#: probability of 0.13 and 0.21.
 MIN_SCORE = 0.8
 MAX_BLOB = 0.5
-MAX_RATIO = 0.5
+MAX_RATIO = 0.4
 #: The patch of difference tells apart faces that differ by one pip. A court
 #: card has no such neighbour (a J, Q and K differ by their whole picture:
 #: the correlation and the distance ratio judge them), and its detailed
