@@ -444,6 +444,15 @@ class PickupWatch:
         if one is not None:
             self.to_confirm.note(n, one)
 
+    def _pile_backs(self, card: Card, seat: Seat) -> bool:
+        """Is a pile antenna's read of ``card`` a second read of ``seat``'s play of it? It says that the
+        card went with the trick, not whose it was: not when its tag was read leaving another seat's zone
+        (game 6200288, harsher faults: N's ♣Q, knocked into W's zone, was read there by the camera alone
+        and recorded as W's card; W's ♣K, unread, was named N's by elimination. The pile's reads of both
+        "confirmed" them, though the tags had left N's and W's zones the other way round, and a wrong
+        pickup was shown. Now the play stays read once, and the violation is asked at the console.)"""
+        return self.zone_left.get(card, (seat,))[0] == seat
+
     def _picked_up(self, now: float) -> bool:
         """Has the complete trick awaiting its pickup been picked up by ``now``? Its pickup was
         seen, or time or a next card says it happened."""
@@ -469,7 +478,8 @@ class PickupWatch:
         self.cards.trick_written(done["t"])
         hand = self.game.hand_number
         event = done["event"]
-        if event.get("sources") and done.get("pile_card") == done["card"]:
+        if event.get("sources") and done.get("pile_card") == done["card"] and \
+                self._pile_backs(done["card"], done["seat"]):
             del event["sources"]                      # the pile antenna read it too: a second read
             done["one"] = (None, (), 1.0)
         if done.get("pile"):

@@ -224,7 +224,7 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
         evidence = tuple(item.oids) + ((item.frame,) if item.frame else ())
         event["evidence"] = list(evidence)
         one = item.one_read()
-        if card in self.early_pile:
+        if card in self.early_pile and self._pile_backs(card, seat):
             one = None                                # the pile antenna read it too: a second read
         if one is not None:
             event["sources"] = [one]

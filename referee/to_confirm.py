@@ -10,8 +10,11 @@ score sheet, ``referee check`` or anyone. It becomes one when
 
 - an independent read agrees: the other sensor, or another RFID antenna than
   the one that read it (the hand the tag left, the zone, the pile the trick
-  went to). A second look of the same camera is not independent: a reader's
-  confusions repeat (K♣ read as K♠ in 18 of 19 photos);
+  went to; a pile's read names the card, not whose it was, so not when its
+  tag was read in another seat's zone: knocked there, or that seat's card
+  the camera placed wrong). A second look of the same camera is not
+  independent: a reader's confusions repeat (K♣ read as K♠ in 18 of 19
+  photos);
 - or the console confirms it.
 
 Either is written as a correction of the play that names its second source
@@ -68,6 +71,7 @@ class OneRead:
     conf: float = 1.0                    # the camera's confidence in its read
     second: Optional[tuple] = None       # (sensor, observation id) of a later read that agrees
     going: bool = False                  # read put down, but not going with its trick (a wrong pickup rests on it)
+    elsewhere: bool = False              # its tag read in another seat's zone: a pile's read says nothing of whose
 
 
 class ToConfirm:
@@ -135,8 +139,12 @@ class ToConfirm:
                 return None
         elif obs.source == "rfid":
             edge = "in" if isinstance(obs, CardSeen) else "out"
-            if obs.zone not in (zone, "pile:NS", "pile:EW") or (obs.zone, edge) == one.read:
-                return None                           # another zone, or the same read again (an echo)
+            if obs.zone.startswith("play:") and obs.zone != zone:
+                one.elsewhere = True                  # knocked there, or that seat's card: whose is in doubt
+            if obs.zone not in (zone, "pile:NS", "pile:EW") or (obs.zone, edge) == one.read or \
+                    (one.elsewhere and obs.zone != zone):
+                return None                           # another zone, the same read again (an echo), or a
+                                                      # pile's read of a card whose tag was in another zone
         else:
             return None
         one.second = (obs.source, oid)

@@ -293,6 +293,12 @@ CASES = [
     # pile's one read, N's ♦K in EW's pile, was taken for the trick picked up unseen without its pile, and
     # EW's wrong pickup was missed (now: that pile is the trick's)
     (7200295, "contree", "realistic,misread=0.1,knocked=0.1,takeback=0.2,camera=false"),
+    # work seed 62 (harsher faults), a false accusation: hand 2, trick 8, N's ♣Q, knocked into W's zone, was
+    # read there by the camera alone and recorded as W's card; W's ♣K, unread, was named N's by elimination.
+    # The pile's reads of the two "confirmed" both plays, though their tags had left N's and W's zones the
+    # other way round: EW's wrong pickup was shown (now: a pile's read is no second read of whose a card is
+    # when its tag was read in another seat's zone; both plays are asked, and the console names them)
+    (6200288, "contree", "realistic,misread=0.1,knocked=0.1,takeback=0.2"),
 ]
 
 
