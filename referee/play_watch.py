@@ -187,9 +187,9 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
                     (seat == zone or card in self.cards.gone_cards):
                 return None                           # seen again where it lies, or moved
             # else: the camera misread this player's card as one already played (a question, below)
-        plays = [(s, self.put_down.get(c, 0.0)) for c, (_, s, _) in self.played.items()]
-        picked = self.cards.picked_up_unseen(zone, obs.t, plays) if self.trick_done is None and \
-            not self.cards.shows(card) else None
+        picked = self.cards.picked_up_unseen(
+            zone, obs.t, [(s, self.put_down.get(c, 0.0)) for c, (_, s, _) in self.played.items()]) \
+            if self.trick_done is None and not self.cards.shows(card) else None
         if picked is not None:
             self.cards.put_back(picked)
             pickup = self._picked_up_at(picked.gone_t)
