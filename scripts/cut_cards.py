@@ -85,11 +85,12 @@ def crop_examples(cards, deck) -> list[tuple[Evidence, bool]]:
     for _, image, place, truth in cards:
         for _, box in crops(image, place):
             moved, scores = cropped_scores(image, place, deck, box)
+            cut = image[box[1]:box[3], box[0]:box[2]]
             if scores:
-                out.append((Evidence.of(scores, moved), scores[0].card == truth))
+                out.append((Evidence.of(scores, moved, cut, deck), scores[0].card == truth))
             others = [s for s in scores if s.card != truth]
             if others:
-                out.append((Evidence.of(others, moved), False))
+                out.append((Evidence.of(others, moved, cut, deck), False))
     return out
 
 
@@ -109,9 +110,10 @@ def main() -> None:
                 break
             for how, box in crops(image, place):
                 moved, scores = cropped_scores(image, place, deck, box)
-                read, conf = decide(Evidence.of(scores, moved)) if scores else (None, 0.0)
+                cut = image[box[1]:box[3], box[0]:box[2]]
+                read, conf = decide(Evidence.of(scores, moved, cut, deck)) if scores else (None, 0.0)
                 others = [s for s in scores if s.card != truth]
-                fake, fake_conf = decide(Evidence.of(others, moved)) if others else (None, 0.0)
+                fake, fake_conf = decide(Evidence.of(others, moved, cut, deck)) if others else (None, 0.0)
                 mask = in_view_mask((box[3] - box[1], box[2] - box[0]), moved.to_face)
                 shown = 1.0 if mask is None else float(mask.sum() / _INTERIOR.sum())
                 rows.append((shown, read, conf, truth, fake, fake_conf))

@@ -64,16 +64,17 @@ def places(image, deck):
     return [(place, scores) for (place, _), scores in zip(found, kept)]
 
 
-def examples(scores, place, truth, enrolled, out) -> None:
+def examples(scores, place, truth, enrolled, out, image, deck) -> None:
     """The place's evidence (right when its best card is the truth), and the
-    same place with the truth taken out (an impostor)."""
+    same place with the truth taken out (an impostor), judged as
+    ``recognize`` judges them (the photo's close rivals where the faces differ)."""
     if not scores:
         return
-    ev = confidence.Evidence.of(scores, place)
+    ev = confidence.Evidence.of(scores, place, image, deck)
     out.append((ev, enrolled and ev.card == truth))
     others = [s for s in scores if s.card != truth]
     if enrolled and others:
-        out.append((confidence.Evidence.of(others, place), False))
+        out.append((confidence.Evidence.of(others, place, image, deck), False))
 
 
 def main() -> None:
@@ -94,7 +95,7 @@ def main() -> None:
             for where, shot in shots_of_set(name, faces, "tune", args.shots, used):
                 truth = shot.cards[0].card
                 for place, scores in places(shot.image, deck):
-                    examples(scores, place, truth, truth in deck.faces, out)
+                    examples(scores, place, truth, truth in deck.faces, out, despeckled(shot.image), deck)
                 origin += [name] * (len(out) - len(origin))
             say(f"{name}: {len(out)} examples")
         photos = [p for p in load_dataset(None) if p.design() == "classic"]
@@ -102,19 +103,21 @@ def main() -> None:
         whole = []          # whole cards read right: cut by ``--crops``
         for photo in (p for p in photos if p.name not in used and split_half(p.name) == "tune"):
             image = cv2.imread(str(photo.path))
+            clean = despeckled(image)
             scale = (image.shape[1] / 640.0, image.shape[0] / 640.0)
             real.append((photo.name, sorted(photo.cards), []))
             for place, scores in places(image, deck):
                 kind, inside = truth_of(place.quad, photo, scale)
-                real[-1][2].append((kind, sorted(inside), confidence.Evidence.of(scores, place), place.quad))
+                real[-1][2].append((kind, sorted(inside), confidence.Evidence.of(scores, place, clean, deck),
+                                    place.quad))
                 if kind == "card":
                     truth = dataset_card(next(iter(inside)))
-                    examples(scores, place, truth, truth is not None and truth in deck.faces, out)
+                    examples(scores, place, truth, truth is not None and truth in deck.faces, out, clean, deck)
                     origin += [photo.name] * (len(out) - len(origin))
                     ev = real[-1][2][-1][2]
                     if ev.card == truth and confidence.readable(ev) and ev.shown == 1.0 \
                             and card_name(truth) not in STRESSED and len(whole) < args.crops:
-                        whole.append((photo.name, despeckled(image), place, truth))
+                        whole.append((photo.name, clean, place, truth))
         say(f"real classic tune half: {len(out)} examples")
         cut = crop_examples(whole, deck)
         out += cut

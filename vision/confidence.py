@@ -4,13 +4,18 @@ decision and a probability of being right.
 The evidence (``Evidence``): the best card's lighting-free correlation after
 ECC (``vision.face_match``), its worst inked cell, the runner-up's
 correlation (a different card), the margin and the distance ratio between
-them, the keypoints' inliers at that place and whether the keypoints' first card is the best.
+them, the keypoints' inliers at that place and whether the keypoints' first card is the best;
+and where a rival is too close on the whole face (the aces, a 7 and an 8),
+how the best and each such rival fit *where their faces differ*
+(``face_match.contrast``).
 
 ``decide`` names the best card only when it is a good match (``MIN_SCORE``),
 whole (no pip-sized patch of difference above ``MAX_BLOB``: a 6 of a
 52-card pack on a 7's place, a card of another pack; ``MAX_BLOB_COURT`` for
 a court card, which has no pip neighbour), clearly better than
-the runner-up (Lowe's distance ratio at most ``MAX_RATIO``), and the probability below reaches
+the runner-up (Lowe's distance ratio at most ``MAX_RATIO``: on the whole face,
+or, for rivals within ``MAX_RATIO_DIFFER`` there, where the two faces differ,
+the best fitting there at least ``MIN_DIFFER_FIT``), and the probability below reaches
 ``P_READ``. Its confidence is that *probability that such a read is
 right*: a logistic function of the evidence fitted on the tune halves
 (``fit``; the coefficients below), checked on the report halves by the
@@ -27,7 +32,8 @@ import numpy as np
 
 from referee.cards import RANKS, rank_of
 
-from .face_match import Place, Score
+from .deck import Deck
+from .face_match import Place, Score, contrast
 
 #: The read rule (chosen on the tune halves, docs/vision.md). ``MAX_BLOB``
 #: (``face_match._blob``: the strongest pip-sized patch of difference against
@@ -46,6 +52,17 @@ MAX_RATIO = 0.4
 #: patch: up to 0.8 for a J, Q or K (real classic deck, tune half: 5 court
 #: cards at 0.53-0.74, all right; none of the impostors passes).
 MAX_BLOB_COURT = 0.8
+#: Faces that share a layout differ by a pip: the distance ratio over the
+#: whole face stays high for the right card (the real classic tune half: Ah
+#: against Ad at 0.45-0.55, Ad against Ac at 0.45-0.77, Td against Th at
+#: 0.53), while where the two faces differ it is 0.11-0.35. A rival whose
+#: whole-face ratio is up to ``MAX_RATIO_DIFFER`` is judged there; the best
+#: must also fit its own face there (``MIN_DIFFER_FIT``): the tune halves'
+#: leave-one-out impostors (an Ad photo with the Ad taken out, read as the Ah
+#: against the Ac, the red pip weighing for the Ah) fit at 0.74-0.79 and the
+#: right reads at 0.85-0.98 (one right 8d at 0.76 stays abstained).
+MAX_RATIO_DIFFER = 0.8
+MIN_DIFFER_FIT = 0.85
 _COURT = {RANKS.index(r) for r in "JQK"}
 #: Logistic coefficients over ``Evidence.vector`` (correlation, margin,
 #: 1 - distance ratio, worst cell, patch of difference (capped at 1),
@@ -85,16 +102,25 @@ class Evidence:
     inliers: int                 # the keypoints' at this place (0: an outline only)
     agrees: bool                 # the keypoints' first card is the best one
     shown: float = 1.0           # the share of the best face the photo shows (``Score.shown``)
+    #: where the faces differ (``face_match.contrast``), against the rivals
+    #: too close on the whole face: (the best's worst fit there, the worst
+    #: distance ratio there); None when no rival was judged there
+    differ: Optional[tuple[float, float]] = None
 
     @classmethod
-    def of(cls, scores: list[Score], place: Place) -> "Evidence":
+    def of(cls, scores: list[Score], place: Place, image_bgr: Optional[np.ndarray] = None,
+           deck: Optional[Deck] = None) -> "Evidence":
+        """The evidence at ``place`` from its candidates' ``scores`` (best
+        first); with the photo and deck, the close rivals are also judged
+        where their faces differ from the best's."""
         if not scores:
             return cls(None, 0.0, 0.0, 9.9, None, 0.0, place.inliers, False)
         best = scores[0]
         runner = scores[1] if len(scores) > 1 else None
         return cls(best.card, best.score, best.cell, best.blob, runner.card if runner else None,
                    best.score - (runner.score if runner else 0.0), place.inliers,
-                   bool(place.cards) and place.cards[0] == best.card, best.shown)
+                   bool(place.cards) and place.cards[0] == best.card, best.shown,
+                   _differ(scores, image_bgr, deck) if image_bgr is not None else None)
 
     @property
     def ratio(self) -> float:
@@ -106,13 +132,36 @@ class Evidence:
         is not."""
         return _ratio(self.score, self.score - self.margin)
 
+    @property
+    def lead(self) -> float:
+        """The distance ratio that judges the best's lead: the whole face's,
+        or where the faces differ when the close rivals were judged there
+        and the best fits its own face there."""
+        if self.ratio > MAX_RATIO and self.differ is not None and self.differ[0] >= MIN_DIFFER_FIT:
+            return min(self.ratio, self.differ[1])
+        return self.ratio
+
     def vector(self) -> np.ndarray:
-        return np.array([self.score, self.margin, 1.0 - min(self.ratio, 1.0), self.cell, min(self.blob, 1.0),
+        return np.array([self.score, self.margin, 1.0 - min(self.lead, 1.0), self.cell, min(self.blob, 1.0),
                          min(self.inliers, 60) / 60.0, float(self.agrees)])
 
 
 def _ratio(best: float, other: float) -> float:
     return max(0.0, 1.0 - best) / max(1e-3, 1.0 - other)
+
+
+def _differ(scores: list[Score], image_bgr: np.ndarray, deck: Deck) -> Optional[tuple[float, float]]:
+    """(the best's worst fit, the worst distance ratio) where its face
+    differs from each rival too close on the whole face (ratio above
+    ``MAX_RATIO``); None when there is none, or one too close to judge
+    (above ``MAX_RATIO_DIFFER``), or the best is no good match."""
+    best = scores[0]
+    rivals = [s for s in scores[1:] if _ratio(best.score, s.score) > MAX_RATIO]
+    if not rivals or best.score < MIN_SCORE or best.to_photo is None \
+            or any(_ratio(best.score, s.score) > MAX_RATIO_DIFFER or s.to_photo is None for s in rivals):
+        return None
+    fits = [contrast(image_bgr, best, rival, deck) for rival in rivals]
+    return min(mine for mine, _ in fits), max(_ratio(mine, theirs) for mine, theirs in fits)
 
 
 def probability(evidence: Evidence) -> float:
@@ -124,7 +173,7 @@ def readable(evidence: Evidence) -> bool:
     if evidence.card is None:
         return False
     blob = MAX_BLOB_COURT if rank_of(evidence.card) in _COURT else MAX_BLOB
-    return evidence.score >= MIN_SCORE and evidence.blob <= blob and evidence.ratio <= MAX_RATIO
+    return evidence.score >= MIN_SCORE and evidence.blob <= blob and evidence.lead <= MAX_RATIO
 
 
 def decide(evidence: Evidence) -> tuple[Optional[int], float]:

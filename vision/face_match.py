@@ -37,7 +37,7 @@ geometry (``Place.also``, an outline's beside a homography): the better fit coun
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 import cv2
@@ -70,6 +70,10 @@ _CELLS = (4, 6)
 _INKED = 0.35
 #: A pip's size (Gaussian sigma, px of ``SIZE``) for the patch of difference.
 _BLOB_SIGMA = 4.0
+#: How far (Gaussian sigma, px of ``SIZE``) where two faces differ is spread
+#: (``contrast``): a pip's outline a pixel off between the two enrolment
+#: photos is not where they differ, the pip's whole shape is.
+_DIFFER_SIGMA = 3.0
 #: ECC: iterations, the pyramid's sizes (coarse to fine: a coarse level pulls
 #: in a place a few pixels off, where the fine one alone stalls or slides; a
 #: third level at full size read the tune halves' aces a little better but
@@ -104,6 +108,9 @@ class Score:
     blob: float = 0.0  # strongest pip-sized patch of difference, against the faces' strongest patch of ink
     shown: float = 1.0  # the share of the face's interior the photo shows (a card cut by the photo's edge)
     view: int = 0       # the geometry it fits best: 0 the place's ``to_face``, k its ``also[k - 1]``
+    face: int = -1      # which enrolled face (either way up) fits best (``_Faces``' index)
+    #: that face's frame (px of ``SIZE``) to the photo, as ECC laid it (``contrast``)
+    to_photo: Optional[np.ndarray] = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -282,10 +289,44 @@ def score_place(image_bgr: np.ndarray, place: Place, deck: Deck) -> list[Score]:
     best: dict[int, Score] = {}
     for _, card, k, v in set(chosen):
         grey, feats = seen[v]
-        s = _compare(faces.greys[k], faces.features[k][:channels], grey, feats[:channels], in_view[v])
+        s, warp = _compare(faces.greys[k], faces.features[k][:channels], grey, feats[:channels], in_view[v])
         if card not in best or s.score > best[card].score:
-            best[card] = Score(card, s.score, s.cell, s.blob, shown[v], v)
+            best[card] = Score(card, s.score, s.cell, s.blob, shown[v], v, k, views[v] @ warp.astype(np.float64))
     return sorted(best.values(), key=lambda s: -s.score)
+
+
+def contrast(image_bgr: np.ndarray, best: Score, rival: Score, deck: Deck) -> tuple[float, float]:
+    """How the photo fits ``best``'s face and ``rival``'s *where the two faces
+    differ*: (best's correlation, rival's) weighted by their squared
+    difference, in ``best``'s geometry. Two faces that share a layout (the
+    four aces, a 7 and an 8 of a suit, a 10 and a 9) differ by a pip's shape
+    or colour, or one pip, on a face that is otherwise the same: the
+    whole-face correlation hardly tells them apart (an Ah at 0.88 against the
+    Ad at 0.78), while over the pip that differs the photo fits its own card
+    and not the other (0.93 against 0.74). The rival's face is brought into
+    the best's frame through the photo (each was laid over it by ECC), so no
+    enrolled face is aligned to another card's."""
+    faces = _faces(deck)
+    to_best = best.to_photo
+    seen = describe(rectify(image_bgr, to_best))[1]
+    channels = 3 if has_colour(rectify(image_bgr, to_best)) and faces.colour[best.face] \
+        and faces.colour[rival.face] else 1
+    own = faces.features[best.face][:channels]
+    other = np.stack([cv2.warpPerspective(c, np.linalg.inv(rival.to_photo) @ to_best, SIZE,
+                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+                      for c in faces.features[rival.face][:channels]]) * _INTERIOR
+    weight = cv2.GaussianBlur(((own - other) ** 2).sum(axis=0), (0, 0), _DIFFER_SIGMA) * _INTERIOR
+    in_view = in_view_mask(image_bgr.shape, to_best)
+    if in_view is not None:
+        weight = weight * in_view
+    return _weighted_zncc(own, seen[:channels], weight), _weighted_zncc(other, seen[:channels], weight)
+
+
+def _weighted_zncc(a: np.ndarray, b: np.ndarray, weight: np.ndarray) -> float:
+    total = float(weight.sum()) * a.shape[0] + 1e-9
+    a = a - float((a * weight).sum()) / total
+    b = b - float((b * weight).sum()) / total
+    return float((a * b * weight).sum() / (np.sqrt((a * a * weight).sum() * (b * b * weight).sum()) + 1e-9))
 
 
 def despeckled(image_bgr: np.ndarray) -> np.ndarray:
@@ -317,11 +358,11 @@ def neighbours(card: int) -> set[int]:
 
 
 def _compare(t_grey: np.ndarray, t_feats: np.ndarray, s_grey: np.ndarray, s_feats: np.ndarray,
-             in_view: Optional[np.ndarray] = None) -> Score:
+             in_view: Optional[np.ndarray] = None) -> tuple[Score, np.ndarray]:
     """The face against the seen photo at the best of the alignments ``_ecc``
     reached (as it lies included): a level that slid off cannot spoil what a
-    coarser one found. ``in_view``: a face cut by the photo's edge is aligned
-    and compared over the part in view only."""
+    coarser one found; with that alignment. ``in_view``: a face cut by the
+    photo's edge is aligned and compared over the part in view only."""
     best = None
     for warp in _ecc(t_grey, s_grey, in_view):
         aligned = np.stack([cv2.warpPerspective(c, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
@@ -330,9 +371,9 @@ def _compare(t_grey: np.ndarray, t_feats: np.ndarray, s_grey: np.ndarray, s_feat
             cv2.warpPerspective(in_view, warp, SIZE, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
         score = _zncc(t_feats, aligned, mask)
         if best is None or score > best[0]:
-            best = (score, aligned, mask)
-    score, aligned, mask = best
-    return Score(-1, score, _worst_cell(t_feats[0], aligned[0], mask), _blob(t_feats, aligned, mask))
+            best = (score, aligned, mask, warp)
+    score, aligned, mask, warp = best
+    return Score(-1, score, _worst_cell(t_feats[0], aligned[0], mask), _blob(t_feats, aligned, mask)), warp
 
 
 def _ecc(t_grey: np.ndarray, s_grey: np.ndarray, in_view: Optional[np.ndarray] = None) -> list[np.ndarray]:

@@ -118,7 +118,7 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
     read = []
     for place in places:
         scores = score_place(image_bgr, place, deck)
-        read.append((_fitted(place, scores), Evidence.of(scores, place)))
+        read.append((_fitted(place, scores), Evidence.of(scores, place, image_bgr, deck)))
     return read, square_by
 
 

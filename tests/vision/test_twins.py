@@ -1,0 +1,57 @@
+"""Cards that share a layout (the four aces, a 7 and an 8 of a suit, a 10 and
+its other-suit twin) told apart where their faces differ
+(``vision.face_match.contrast``, ``vision.confidence.Evidence.differ``).
+
+Real classic deck, photos of the tune half (tests/data, CC BY 4.0): each of
+these abstained on the whole face's distance ratio alone (0.45-0.57: an ace's
+one pip is most of its ink, and the other aces share everything else)."""
+
+import cv2
+import pytest
+
+from referee.cards import card_name, parse_card
+from vision.confidence import MAX_RATIO, Evidence, decide
+from vision.evaluate import split_half
+from vision.face_match import despeckled, score_place
+from vision.recognize import read_places, recognize
+
+from real_photos import CARDCOUNTER_REAL as DATASET   # tests/data (CC BY 4.0)
+from test_corner_trust import classic                  # noqa: F401  (the deck vision evaluate's new user enrols)
+
+TWINS = {"IMG_20220921_194100.jpg": "Ad", "IMG_20220921_194729.jpg": "Ah", "IMG_20220921_201101.jpg": "Ah",
+         "IMG_20220921_195423.jpg": "Td"}
+
+
+def _photo(name):
+    assert split_half(name) == "tune"
+    return cv2.imread(str(DATASET / "images" / name))
+
+
+def _place_of(image, deck, card):
+    """The place read as ``card``, with every candidate's scores there."""
+    for place, evidence in read_places(image, deck)[0]:
+        if evidence.card == parse_card(card):
+            return place, score_place(despeckled(image), place, deck)
+    raise AssertionError(f"no place whose best card is {card}")
+
+
+@pytest.mark.parametrize("name", sorted(TWINS))
+def test_a_card_is_told_from_its_layout_twin_where_their_faces_differ(classic, name):  # noqa: F811
+    image = _photo(name)
+    place, scores = _place_of(image, classic, TWINS[name])
+    whole = Evidence.of(scores, place)
+    assert whole.ratio > MAX_RATIO and decide(whole)[0] is None, "the whole face alone tells them apart"
+    judged = Evidence.of(scores, place, despeckled(image), classic)
+    assert judged.differ is not None and judged.differ[1] <= MAX_RATIO, judged
+    named = [(e["card"], e["confidence"]) for e in recognize(image, classic) if e["card"]]
+    assert TWINS[name] in [c for c, _ in named], named
+
+
+@pytest.mark.parametrize("name", sorted(TWINS))
+def test_with_the_card_taken_out_its_twin_is_not_named(classic, name):  # noqa: F811
+    """The deck lacks the card (a partial enrolment): its twins share all but
+    the pip that differs, and neither may be named for it."""
+    image = _photo(name)
+    place, scores = _place_of(image, classic, TWINS[name])
+    others = [s for s in scores if card_name(s.card) != TWINS[name]]
+    assert decide(Evidence.of(others, place, despeckled(image), classic))[0] is None
