@@ -68,6 +68,7 @@ class TurnOrder:
         picked up, then each play that has settled (the first one ``settled``, when
         :meth:`advance` found it), while nothing blocks."""
         for item in taken:
+            self.keep_word(item)
             yield Notice(f"{pretty(item.card) if item.card is not None else 'a card'}"
                          f" was shown in {SEAT_NAMES[item.zone]}'s zone and taken back")
         if self.trick_done is not None and self._picked_up(now):

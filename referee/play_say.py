@@ -63,6 +63,12 @@ class SayWatch:
             return
         self.pending_say[seat] = t
 
+    def keep_word(self, item: CardOnTable) -> None:
+        """``item`` was taken as shown and taken back: the word said with it is kept with its card,
+        for the console's naming it as played after all (:meth:`~referee.play_watch.PlayWatch.name_card`)."""
+        if item.say and item.card is not None:
+            self.taken_back_say[item.card] = item.say
+
     def _just_put_down(self, card: Card, t: float) -> bool:
         """Was ``card``, its seat's last play, put down no more than :data:`SAY_RECENT` before ``t``? One
         no sensor timed (named at the console or by a tag at the pickup) only while its trick is the

@@ -72,6 +72,8 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
         self.says: dict[Seat, int] = {}
         self.put_down: dict[Card, float] = {}                    # card -> when its play was put down
         self.pending_say: dict[Seat, float] = {}                 # "belote" said before its card: when
+        self.taken_back_say: dict[Card, str] = {}                # a card seen taken back: the word said with it
+        self.displaced_say: dict[Card, str] = {}                 # a play the console gave another card: its word
         self.trick_done: Optional[dict[str, Any]] = None        # the complete trick awaiting its pickup
         self.left_zone: dict[Card, tuple[int, int, float]] = {}  # a play seen leaving its zone: hand, trick, when
         self.cleared_at: Optional[float] = None                 # the trick on the table seen picked up, incomplete
@@ -217,6 +219,8 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
         event: dict[str, Any] = {"type": "play", "seat": SEAT_NAMES[seat], "card": card_name(card)}
         if item.say:
             event["say"] = item.say
+        elif card in self.displaced_say:
+            event["say"] = self.displaced_say.pop(card)   # said with it when it was recorded as an earlier play
         elif seat in self.pending_say and self._said_for(item, seat) and self._belote_card(card):
             # said before the card was read (and not long before: it was said with this card)
             event["say"] = self._say(seat)
@@ -242,6 +246,7 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
                 event["say"] = other.say              # "belote" was said over the other reading
         for other in shown_before(cards.items, item):
             cards.items.remove(other)
+            self.keep_word(other)
             if other.card is not None and other.card != card:
                 cards.hand_off.pop(other.card, None)  # back in the hand, not on its way to the zone
             yield Notice(f"{pretty(other.card) if other.card is not None else 'a card'} was shown in "
@@ -288,6 +293,16 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
         old = {k: v for k, v in self.game.current(ref).items() if k != "sources"}
         if evidence:
             old["evidence"] = list(evidence)
+        if card in self.taken_back_say:
+            # The card named was seen taken back with its word: it was played, with that word; the card
+            # recorded, a belote card, is still to be played with its own (game 1700727: E put down the
+            # ♠K with "belote", its going read as a take-back; the ♠Q put down at the next trick with
+            # "rebelote" was recorded in its place, the console named the ♠K, and the ♠Q went without a
+            # word, 20 points short)
+            recorded = parse_card(old["card"])
+            if "say" in old and recorded != card and self._belote_card(recorded):
+                self.displaced_say[recorded] = old["say"]
+            old["say"] = self.taken_back_say.pop(card)
         if say and "say" not in old:
             old["say"] = say
         if "say" not in old:
