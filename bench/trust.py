@@ -36,8 +36,9 @@ round 9), 7 in round 9 (traced in round 10), 8 at round 10's start (then traced)
 (docs/record-format.md); 15 blind at round 12's merge: 100 % recall, 0 false, one withdrawal and one hand
 not recorded exactly, both on round 11's code too, the withdrawal mended in round 13 with three more games of
 its class, "the pickup read by one card leaving its zone"; 16 blind at round 13's merge: every table 100 %
-recall, 0 false, nothing left to confirm or withdrawn, every hand exact; 17 is held out, blind, for round 14's
-merge).
+recall, 0 false, nothing left to confirm or withdrawn, every hand exact; 17 blind at round 14's start, on round
+13's referee: every table 100 % recall, 0 false, nothing left or withdrawn, one hand of 60,000 not exact, game
+1700727, mended in round 14; 18 is held out, blind, for round 15).
 Beside them, issue 11's three measured runs with the figures the issue gave.
 """
 
