@@ -68,14 +68,15 @@ def crops(image: np.ndarray, place: Place) -> Iterator[tuple[str, tuple[int, int
         yield f"bottom {f:.0%}", (0, 0, w, int(y1 - f * (y1 - y0)))
 
 
-def cropped_scores(image: np.ndarray, place: Place, deck, box) -> tuple[Place, list[Score]]:
-    """The place moved into the photo cut to ``box``, and every candidate's
-    score there, as if the photo had been taken that way."""
+def cropped_scores(image: np.ndarray, place: Place, deck, box) -> tuple[np.ndarray, Place, list[Score]]:
+    """The photo cut to ``box``, the place moved into it, and every
+    candidate's score there, as if the photo had been taken that way."""
     x0, y0, x1, y1 = box
     shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float)
     moved = dataclasses.replace(place, quad=np.float32(place.quad) - [x0, y0], to_face=shift @ place.to_face,
                                 also=tuple(shift @ v for v in place.also))
-    return moved, score_place(image[y0:y1, x0:x1], moved, deck)
+    cut = image[y0:y1, x0:x1]
+    return cut, moved, score_place(cut, moved, deck)
 
 
 def crop_examples(cards, deck) -> list[tuple[Evidence, bool]]:
@@ -84,8 +85,7 @@ def crop_examples(cards, deck) -> list[tuple[Evidence, bool]]:
     out = []
     for _, image, place, truth in cards:
         for _, box in crops(image, place):
-            moved, scores = cropped_scores(image, place, deck, box)
-            cut = image[box[1]:box[3], box[0]:box[2]]
+            cut, moved, scores = cropped_scores(image, place, deck, box)
             if scores:
                 out.append((Evidence.of(scores, moved, cut, deck), scores[0].card == truth))
             others = [s for s in scores if s.card != truth]
@@ -109,8 +109,7 @@ def main() -> None:
             if k == args.limit:
                 break
             for how, box in crops(image, place):
-                moved, scores = cropped_scores(image, place, deck, box)
-                cut = image[box[1]:box[3], box[0]:box[2]]
+                cut, moved, scores = cropped_scores(image, place, deck, box)
                 read, conf = decide(Evidence.of(scores, moved, cut, deck)) if scores else (None, 0.0)
                 others = [s for s in scores if s.card != truth]
                 fake, fake_conf = decide(Evidence.of(others, moved, cut, deck)) if others else (None, 0.0)

@@ -40,7 +40,7 @@ def test_a_card_is_told_from_its_layout_twin_where_their_faces_differ(classic, n
     image = _photo(name)
     place, scores = _place_of(image, classic, TWINS[name])
     whole = Evidence.of(scores, place)
-    assert whole.ratio > MAX_RATIO and decide(whole)[0] is None, "the whole face alone tells them apart"
+    assert whole.ratio > MAX_RATIO and decide(whole)[0] is None, "the whole face alone already told them apart"
     judged = Evidence.of(scores, place, despeckled(image), classic)
     assert judged.differ is not None and judged.differ[1] <= MAX_RATIO, judged
     named = [(e["card"], e["confidence"]) for e in recognize(image, classic) if e["card"]]
