@@ -96,6 +96,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _deck(args: argparse.Namespace) -> int:
     from referee.cards import CARD_NAMES
+    from vision.confidence import told_apart
     from vision.deck import DeckError
     from vision.enrol import enrol_deck
 
@@ -108,7 +109,10 @@ def _deck(args: argparse.Namespace) -> int:
     for problem in problems:
         say(f"warning: {problem}")
     missing = deck.missing()
+    unsure = [c for c in deck.cards if not told_apart(c, deck)]
     tail = f"; never read (no photo): {', '.join(CARD_NAMES[c] for c in missing)}" if missing else ""
+    if unsure:
+        tail += f"; never read surely (each looks like one of those): {', '.join(CARD_NAMES[c] for c in unsure)}"
     say(f"deck written to {args.out}: {len(deck.cards)} cards{tail}")
     _learn_corners(args.out)
     return 0

@@ -140,7 +140,7 @@ class Evidence:
                    best.score - (runner.score if runner else 0.0), place.inliers,
                    bool(place.cards) and place.cards[0] == best.card, best.shown,
                    _differ(scores, image_bgr, deck) if image_bgr is not None else None,
-                   deck is None or neighbours(best.card) <= set(deck.faces))
+                   deck is None or told_apart(best.card, deck))
 
     @property
     def ratio(self) -> float:
@@ -164,6 +164,13 @@ class Evidence:
     def vector(self) -> np.ndarray:
         return np.array([self.score, self.margin, 1.0 - min(self.lead, 1.0), self.cell, min(self.blob, 1.0),
                          min(self.inliers, 60) / 60.0, float(self.agrees)])
+
+
+def told_apart(card: int, deck: Deck) -> bool:
+    """Whether ``deck`` holds every card ``card`` could be taken for
+    (``face_match.neighbours``), so that a read of it can be sure
+    (``CUT_CAP``); ``calibrate deck --partial`` names the cards it cannot."""
+    return neighbours(card) <= set(deck.faces)
 
 
 def _ratio(best: float, other: float) -> float:

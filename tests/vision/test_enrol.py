@@ -81,6 +81,8 @@ def test_blurred_and_misplaced_shots_are_refused_and_nothing_written(shots, tmp_
     partial = _cli("calibrate", "deck", "--images", str(photos), "--out", str(tmp_path / "deck"), "--partial")
     assert partial.returncode == 0, partial.stderr
     assert "never read (no photo): 7s, 8s, 9s, Qs" in partial.stderr
+    # The cards it has look like those (the 10 like the 9, the J like the Q): never read surely.
+    assert "never read surely (each looks like one of those): Ts, Js" in partial.stderr
     assert Deck.load(tmp_path / "deck").cards == [3, 4]
     # Each refused shot is drawn with its reason beside the deck.
     assert cv2.imread(str(tmp_path / "deck" / "refused.png")) is not None
