@@ -16,10 +16,10 @@ from referee.cards import card_name, parse_card
 from vision import protocols
 from vision.confidence import CUT_CAP, MAX_RATIO, Evidence, decide
 from vision.enrol import deck_from_faces
-from vision.faces import builtin_faces
-from vision.photo_sets import french_photo
 from vision.evaluate import split_half
 from vision.face_match import despeckled, score_place
+from vision.faces import builtin_faces
+from vision.photo_sets import french_photo
 from vision.recognize import read_places, recognize
 
 from real_photos import CARDCOUNTER_REAL as DATASET   # tests/data (CC BY 4.0)
