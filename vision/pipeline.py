@@ -135,11 +135,12 @@ class Pipeline:
         the same card, or a card the whole face did not name; two methods
         naming two cards is no read. ``later``: that second opinion is
         returned undone (a callable giving the read), for the next frame
-        (``_vote``)."""
+        (``_vote``). Either way a card the deck cannot tell from one it
+        lacks is read at most at ``confidence.CUT_CAP`` (``_capped``)."""
         from .read import read_card
         card, confidence, _ = read_card(frame, quad, self.deck)
         if card is not None and confidence >= self.min_confidence:
-            return card, confidence
+            return self._capped(card, confidence)
         if later:
             return partial(self._corners_decide, frame, quad, card, confidence)
         return self._corners_decide(frame, quad, card, confidence)
@@ -150,8 +151,19 @@ class Pipeline:
         from .corner_merge import read_landed
         corner, corner_confidence = read_landed(frame, quad, self.deck)
         if corner is None:
+            return self._capped(card, confidence)
+        return self._capped(corner, corner_confidence) if card in (None, corner) else (None, 0.0)
+
+    def _capped(self, card: Optional[int], confidence: float) -> tuple[Optional[int], float]:
+        """A read of a card whose look-alike the deck lacks (a partial
+        enrolment, ``calibrate deck --partial``) at most at ``CUT_CAP``:
+        the photo may be of the missing card, so the referee asks before
+        it builds on it (``referee.play_order.CAMERA_SURE``), as the photo
+        reader does (``confidence.decide``)."""
+        from .confidence import CUT_CAP, told_apart
+        if card is None or self.deck is None or told_apart(card, self.deck):
             return card, confidence
-        return (corner, corner_confidence) if card in (None, corner) else (None, 0.0)
+        return card, min(confidence, CUT_CAP)
 
     # -- the loop ---------------------------------------------------------------------------
     def run(self, frames: Iterable[tuple[float, np.ndarray]]) -> Iterator[Observation]:

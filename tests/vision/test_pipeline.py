@@ -15,6 +15,8 @@ from calibration.table_plane import TableLayout, locate_table, recheck
 from calibration.zones import default_zones
 from referee.cards import card_name, parse_cards
 from referee.observations import CardSeen, ZoneCleared
+from referee.play_order import CAMERA_SURE
+from vision.confidence import CUT_CAP
 from vision.deck import warp_face
 from vision.enrol import deck_from_faces
 from vision.faces import builtin_faces, photo_faces
@@ -94,6 +96,27 @@ def test_a_trick_on_the_builtin_deck_is_reported_as_played(builtin_deck, tmp_pat
             assert Path(o.evidence["thumbnail"]).exists()
             # read on 3 frames, or 2 that agreed confidently
             assert o.evidence["frames"] == 3 or (o.evidence["frames"] == 2 and o.card is not None)
+
+
+def _confidences(seen) -> dict:
+    """Card name -> the confidence it was reported at, for the cards read."""
+    return {card_name(o.card): o.confidence for _, o in seen if isinstance(o, CardSeen) and o.card is not None}
+
+
+def test_a_card_whose_look_alike_the_deck_lacks_is_never_read_surely(builtin_deck):
+    """A deck enrolled without the Qh: a Jh seen live may be the Qh the deck
+    cannot know, so it is read no surer than ``CUT_CAP``, below the
+    referee's ``CAMERA_SURE``, which then asks before building on it. Cards
+    whose look-alikes are all enrolled stay sure (one fewer rival can only
+    widen their lead)."""
+    faces, deck = builtin_deck
+    lacking = deck_from_faces({c: f for c, f in deck.faces.items() if c != parse_cards("Qh")[0]})
+    _, whole = run_game(faces, deck, GAME, seed=5)
+    _, partial = run_game(faces, lacking, GAME, seed=5)
+    whole, partial = _confidences(whole), _confidences(partial)
+    assert whole["Jh"] > CAMERA_SURE >= CUT_CAP >= partial["Jh"] >= 0.8, (whole, partial)
+    assert partial.keys() == whole.keys()
+    assert all(partial[c] >= whole[c] > CAMERA_SURE for c in whole if c != "Jh"), (whole, partial)
 
 
 def test_real_printed_cards_rendered_from_photos(tmp_path):
