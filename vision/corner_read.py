@@ -255,7 +255,7 @@ class CornerModel:
         if not len(self.rows):
             return []
         b = blobs(image_bgr)
-        found = frames(b, self.gates)
+        found = frames(b, self.gates, seeds_alone=True)
         if not found:
             return []
         grey = grey_of(image_bgr)
