@@ -348,7 +348,7 @@ class PickupWatch:
         if done is None:
             play = self.game.play
             if play is not None and (card in play.trick or self.cards.shows(card)):
-                self.early_pile.setdefault(card, (where, oid))   # its trick's last play is not decided yet
+                self.early_pile.setdefault(card, (where, oid, play.trick_number))   # its trick's last play is not decided yet
                 self.cards.went(card, t)
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
             if play is not None and card not in self.played:
@@ -356,7 +356,7 @@ class PickupWatch:
                     # Or the card of a player still to play, put down unseen. Named at the console as
                     # either, its trick went to this pile (games 401022, 401432: a hand's last trick,
                     # no read after it).
-                    self.early_pile.setdefault(card, (where, oid))
+                    self.early_pile.setdefault(card, (where, oid, play.trick_number))
                     # Whose it is: the seat dealt it (seen by the antennas), whose recorded card was then
                     # shown and taken back; not known, a player still to play put it down unseen (a
                     # question about a recorded card instead left the pickup unnoted and the record a
@@ -384,7 +384,7 @@ class PickupWatch:
                 # is recorded yet, and it went to this pile (game 7200295, harsher faults, RFID only: N
                 # led trick 1 unseen, the others' cards waiting for it; the pile's one read was of N's
                 # card, and EW's wrong pickup was missed).
-                self.early_pile.setdefault(card, (where, oid))
+                self.early_pile.setdefault(card, (where, oid, play.trick_number))
                 return self._picked_up_at(t, unseen=True)
             return None
         if card not in done["cards"] and card not in self.played:

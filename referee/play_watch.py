@@ -67,7 +67,11 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
 
     def new_hand(self) -> None:
         self.cards = TableCards()
-        self.early_pile: dict[Card, tuple[str, int]] = {}        # pile reads before their trick was complete
+        # Pile reads before their trick was complete: card -> (pile, read, the trick on the table then). A
+        # read is of that trick's pickup only: a card recorded in a later trick was no card of it (game
+        # 1900106: W's ♣8, put down unseen at trick 7 after the ♣9 was shown, was read in NS's pile with
+        # trick 7; named W's trick 8 card by elimination, its read gave trick 8, taken by EW, to NS).
+        self.early_pile: dict[Card, tuple[str, int, int]] = {}
         self.played: Played = {}                                 # card -> (trick, seat, event n)
         self.says: dict[Seat, int] = {}
         self.put_down: dict[Card, float] = {}                    # card -> when its play was put down
@@ -228,7 +232,7 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
         evidence = tuple(item.oids) + ((item.frame,) if item.frame else ())
         event["evidence"] = list(evidence)
         one = item.one_read()
-        if card in self.early_pile and self._pile_backs(card, seat):
+        if self.early_pile.get(card, (0, 0, 0))[2] == trick and self._pile_backs(card, seat):
             one = None                                # the pile antenna read it too: a second read
         if one is not None:
             event["sources"] = [one]
@@ -263,7 +267,8 @@ class PlayWatch(TurnOrder, PickupWatch, SayWatch):
             if self.cleared_at is not None:           # the trick was seen picked up before its last card was decided
                 self.trick_done["cleared"] = self.cleared_at
             self.played[card] = (trick, seat, 0)
-            seen = [self.early_pile[c] for c in self.trick_done["cards"] if c in self.early_pile]
+            seen = [self.early_pile[c][:2] for c in self.trick_done["cards"]
+                    if self.early_pile.get(c, (0, 0, 0))[2] == trick]
             if seen:
                 self.trick_done["pile"], self.trick_done["pile_obs"] = min(seen, key=lambda p: p[1])
                 yield from self._flush_trick()

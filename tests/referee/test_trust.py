@@ -298,6 +298,11 @@ CASES = [
     # The pile's reads of the two "confirmed" both plays, though their tags had left N's and W's zones the
     # other way round: EW's wrong pickup was shown (now: a pile's read is no second read of whose a card is
     # when its tag was read in another seat's zone; both plays are asked, and the console names them)
+    # seed 19 at ten times the realistic take-backs, a false accusation: hand 1, W showed the ♣9 at trick 7,
+    # its return unread, and put down the ♣8 unread; the ♣8's read in NS's pile with trick 7 was kept, and
+    # when the ♣8 was named W's trick 8 card by elimination, it gave trick 8 (EW's, W winning) to NS: a
+    # wrong pickup (now: a pile read is of the trick on the table when it came, no later one)
+    (1900106, "classic", "realistic,takeback=0.3,camera=false"),
     (6200288, "contree", "realistic,misread=0.1,knocked=0.1,takeback=0.2"),
 ]
 
