@@ -108,9 +108,10 @@ class PickupWatch:
         for item in cards.items:                      # maybe taken back: decided once the pickup is ruled out
             if item.zone == zone and card == (item.cam if source == "camera" else item.rfid) \
                     and item.conflict is None and not item.early:
-                if item.timed and t - item.t >= STAYED and not item.closed:
-                    # It had long settled: it was played, and goes with the trick being picked up
-                    # (its other cards' reads missed), not back to the hand.
+                if item.timed and not item.closed and (t - item.t >= STAYED or self._last_card(item)):
+                    # It had long settled, or it is the last card its player held: it was played, and
+                    # goes with the trick being picked up (its other cards' reads missed), not back
+                    # to the hand.
                     return self._picked_up_at(t)
                 item.gone_t = t                       # (one nobody saw put down, first read leaving
                                                       # now: :meth:`TableCards.taken_back` says which)
@@ -329,6 +330,16 @@ class PickupWatch:
         the misread is found)."""
         return self.game.play.trick_number == 8 and self.stray != (self.game.hand_number, 8) and \
             "rfid" in self.sources
+
+    def _last_card(self, item: CardOnTable) -> bool:
+        """Is ``item`` the last card of the hand's last trick, the one card its player still held
+        (:meth:`_one_card_left`), so that it leaving its zone is the pickup however soon? No other card
+        can be played in its place (game 2000383, seed 20, contrée RFID only, the game's last hand: S's
+        ♦9 left its zone a second after it landed, every other read of the pickup missed; it was taken
+        as shown and taken back, and the hand, waiting for S's card, was never scored)."""
+        play = self.game.play
+        return self._last_by_elimination() and len(play.trick) == 3 and item.card is not None and \
+            self._one_card_left(item.seat, set()) == item.card
 
     def _one_card_left(self, seat: Seat, down: set) -> Optional[Card]:
         """The one card of the deck that no play holds nor a card of ``down`` (the other cards of the

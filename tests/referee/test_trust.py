@@ -558,6 +558,20 @@ def test_the_games_last_trick_picked_up_with_one_read_is_scored():
     assert [(r.number, r.score) for r in referee.results] == [(r.number, r.score) for r in sim.truth.results]
 
 
+def test_the_last_card_of_a_hand_leaving_its_zone_at_once_is_its_pickup():
+    """Round 17, game 2000383 (seed 20, blind at round 16's code: its one hand of 60,000 not recorded
+    exactly; contrée, RFID only), the game's last hand: S put down the ♦9, S's last card, as the last
+    card of trick 8; it left its zone a second later (under :data:`~referee.play_pickup.STAYED`), every
+    other read of the pickup missed. It was taken as shown and taken back, and the hand, waiting for S's
+    card, was never scored. A player's last card cannot be taken back for another: its leaving is the
+    pickup, and the hand is scored as played."""
+    from referee.measure import run
+
+    m = run(8, 20, parse_faults(RFID_ONLY), "contree", first_game=323)
+    assert m.games == 1 and m.hands == 8 and m.wrong_hands == []
+    assert m.false_accusations == 0 and m.to_confirm_left == 0 and m.flagged == m.planted
+
+
 def test_a_card_taken_as_taken_back_whose_seat_put_nothing_down_was_picked_up():
     """Round 13, game 1200188 (seed 12, contrée, RFID only), hand 1, trick 1: N's ♠K, the trick's last card,
     was read leaving its zone 1.28 s after its one (late) read leaving N's hand, under
