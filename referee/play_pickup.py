@@ -359,7 +359,8 @@ class PickupWatch:
         if done is None:
             play = self.game.play
             if play is not None and (card in play.trick or self.cards.shows(card)):
-                self.early_pile.setdefault(card, (where, oid, play.trick_number))   # its trick's last play is not decided yet
+                # its trick's last play is not decided yet
+                self.early_pile.setdefault(card, (where, oid, play.trick_number))
                 self.cards.went(card, t)
                 return self._picked_up_at(t)          # a card of the trick in a pile: it is being picked up
             if play is not None and card not in self.played:
