@@ -81,6 +81,11 @@ class Doubt:
             return self.verdicts.get(key(hand, v)) == "confirmed"
         return True
 
+    def dismissed(self, hand: int, v: Violation) -> bool:
+        """Did the console dismiss ``v`` (of ``hand``), asked about it in a hand in doubt? A wrong pickup
+        found again on the corrected record is the same violation: withdrawn, not to confirm."""
+        return self.verdicts.get(key(hand, v)) == "dismissed"
+
     def holds(self, hand: int, v: Violation) -> bool:
         """Must ``v``, just found, wait for the console instead of being reported?"""
         return on_plays(v) and (v.rule in INFERRED or hand in self.why)

@@ -240,8 +240,10 @@ class TableReferee:
                       key=lambda hv: (hv[0], hv[1].trick or 0))
 
     def to_confirm(self) -> list[tuple[int, Violation]]:
-        """The violations that rest on a play read once by one sensor, not yet confirmed."""
-        return [(h, v) for h, v in self._all_violations() + self.table_violations if v.to_confirm]
+        """The violations that rest on a play read once by one sensor, not yet confirmed (nor
+        dismissed by the console in a hand in doubt: game 2101209, round 18)."""
+        return [(h, v) for h, v in self._all_violations() + self.table_violations
+                if v.to_confirm and not self.doubt.dismissed(h, v)]
 
     def _all_violations(self) -> list[tuple[int, Violation]]:
         found = [(r.number, v) for r in self.game.results for v in r.violations]

@@ -572,6 +572,22 @@ def test_the_last_card_of_a_hand_leaving_its_zone_at_once_is_its_pickup():
     assert m.false_accusations == 0 and m.to_confirm_left == 0 and m.flagged == m.planted
 
 
+def test_a_wrong_pickup_the_console_dismissed_in_a_hand_in_doubt_is_not_left_to_confirm():
+    """Round 18, game 2101209 (seed 21, blind at round 17's code; contrée, RFID only), hand 5: NS were
+    shown taking trick 2, which W won on the cards recorded. A card the console named then put the hand
+    in doubt, and the console dismissed that wrong pickup (withdrawn). Naming E's card of trick 2 found
+    it again on the corrected record, resting on that play: it stayed "to confirm" to the game's end, on
+    the console's screen and the scoresheet, a play nobody would be asked about any more (the console
+    had named it)."""
+    from referee.scoresheet import Scoresheet
+
+    sim, referee = replayed(2101209, RFID_ONLY, "contree")
+    assert [(h, v.rule, v.trick) for h, v in referee.doubt.withdrawn] == [(5, "wrong-pickup", 2)]
+    assert referee.to_confirm() == []
+    assert all(row.to_confirm == [] for row in Scoresheet.from_referee(referee).rows)
+    assert [(r.number, r.score) for r in referee.results] == [(r.number, r.score) for r in sim.truth.results]
+
+
 def test_a_card_taken_as_taken_back_whose_seat_put_nothing_down_was_picked_up():
     """Round 13, game 1200188 (seed 12, contrée, RFID only), hand 1, trick 1: N's ♠K, the trick's last card,
     was read leaving its zone 1.28 s after its one (late) read leaving N's hand, under
