@@ -41,7 +41,10 @@ recall, 0 false, nothing left to confirm or withdrawn, every hand exact; 17 blin
 1700727, mended in round 14; 18 blind at round 15's start, on round 14's referee: every table 100 % recall, 0 false,
 nothing left or withdrawn, every hand exact; 19 blind at round 16's start, on round 15's referee: the same;
 20 blind at round 17's start, on round 16's referee: every table 100 % recall, 0 false, nothing left or
-withdrawn, one hand of 60,000 not exact, game 2000383, mended in round 17; 21 is held out, blind, for round 18).
+withdrawn, one hand of 60,000 not exact, game 2000383, mended in round 17; 21 blind at round 18's start, on
+round 17's referee: every table 100 % recall, 0 false, one left to confirm and withdrawn (game 2101209, mended in
+round 18), one hand of 60,000 not exact (game 2100699: two sure camera misreads into each other); 22 is held
+out, blind, for round 19).
 Beside them, issue 11's three measured runs with the figures the issue gave.
 """
 
