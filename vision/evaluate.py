@@ -473,7 +473,10 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
     photos = load_dataset(dataset, fixes if fix_labels else ()) if real else []
     if designs is None:
         designs = [d for d, _ in Counter(p.design() for p in photos).most_common()]
+    # The figures can move with the OpenCV and NumPy that make install gets (pyproject asks only for a
+    # minimum): the report says which it measured with.
     report: dict = {"dataset": str(Path(dataset) if dataset else default_dataset()), "attribution": ATTRIBUTION,
+                    "versions": {"opencv": cv2.__version__, "numpy": np.__version__},
                     "sets": {}, "locator": {}, "enrolment": {},
                     "label_fixes": {"applied": fix_labels and real, "file": LABEL_FIXES.name,
                                     "fixes": [vars(f) | {"found": any(f in p.fixes.values() for p in photos)}
@@ -559,5 +562,7 @@ def format_table(report: dict) -> str:
                          f"{'' if f['found'] or not fixes['applied'] else ' (not in this set)'}: {f['evidence']}")
         for name, s in report["sets"].items():
             lines += [f"  moved in {name}: {moved}" for moved in s.get("label_fixes", [])]
+    if "versions" in report:
+        lines.append("measured with " + ", ".join(f"{k} {v}" for k, v in report["versions"].items()))
     lines.append(f"data: {report['attribution']}")
     return "\n".join(lines)

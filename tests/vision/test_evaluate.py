@@ -65,6 +65,7 @@ def test_evaluate_end_to_end_report_and_picture(tiny_set, tmp_path):
     assert sum(h["wrong"] for h in halves) == 0 and sum(h["right"] for h in halves) >= len(CARDS) // 2
     assert report["enrolment"]["classic"]["cards"] == len(CARDS)
     assert report["attribution"] == ATTRIBUTION
+    assert report["versions"]["opencv"] == cv2.__version__     # the figures move with it
     for kind in ("confusion", "reliability"):
         picture = cv2.imread(str(tmp_path / "ev" / f"{kind}-real-classic-report-half.png"))
         assert picture is not None and picture.shape[0] > 200
