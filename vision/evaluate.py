@@ -473,8 +473,8 @@ def run_evaluation(dataset: Optional[str | Path], out: str | Path, limit: Option
     photos = load_dataset(dataset, fixes if fix_labels else ()) if real else []
     if designs is None:
         designs = [d for d, _ in Counter(p.design() for p in photos).most_common()]
-    # The figures can move with the OpenCV and NumPy that make install gets (pyproject asks only for a
-    # minimum): the report says which it measured with.
+    # The figures move with the OpenCV and NumPy they were measured with (5.1 read other figures than
+    # 5.0, which pyproject now holds to): the report says which.
     report: dict = {"dataset": str(Path(dataset) if dataset else default_dataset()), "attribution": ATTRIBUTION,
                     "versions": {"opencv": cv2.__version__, "numpy": np.__version__},
                     "sets": {}, "locator": {}, "enrolment": {},
