@@ -154,34 +154,57 @@ class Candidates:
 @dataclass(frozen=True)
 class Seen:
     """The photo's keypoints: where (photo px), their RootSIFT descriptors,
-    and the scale the photo was found at (1: as it is)."""
+    the scale the photo was found at (1: as it is) and the stretch it was
+    made square again by (``stretch.looked_at``; 1: as it is)."""
 
     points: np.ndarray
     descriptors: np.ndarray
     scale: float
+    stretch: float = 1.0
 
 
-def _seen(image_bgr: np.ndarray, index: _Index) -> Optional[Seen]:
-    """The photo's keypoints, found at most ``_WORK_SIDE`` px (None: too few to prove a card)."""
+def _seen(image_bgr: np.ndarray, index: _Index, at: float = 1.0) -> Optional[Seen]:
+    """The photo's keypoints, found at most ``_WORK_SIDE`` px, its width
+    divided by the stretch ``at`` (None: too few to prove a card)."""
     scale = min(1.0, _WORK_SIDE / max(image_bgr.shape[:2]))
-    small = cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
+    if scale < 1 or at != 1.0:
+        small = cv2.resize(image_bgr, None, fx=scale / at, fy=scale,
+                           interpolation=cv2.INTER_AREA if scale / at < 1 else cv2.INTER_LINEAR)
+    else:
+        small = image_bgr
     kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
     if d is None or len(kp) < MIN_INLIERS:
         return None
-    return Seen(np.float32([k.pt for k in kp]) / scale, root_sift(d), scale)
+    return Seen(np.float32([k.pt for k in kp]) * np.float32([at / scale, 1 / scale]), root_sift(d), scale, at)
 
 
 def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> Candidates:
     """Every enrolled card whose matches agree on one card-shaped homography
     (at least ``MIN_INLIERS``), most inliers first: several may lie at one
     place (cards sharing a layout), which ``vision.face_match`` then tells
-    apart by laying each face over the photo."""
+    apart by laying each face over the photo. A photo whose keypoints
+    prove no card as it is, and that may have been saved stretched
+    (``stretch.looked_at``), is looked at made square again by each
+    stretch, and the one whose cards have most inliers kept. Only then: a
+    court card's picture matches nearly as well stretched (a Js: 76
+    inliers made 4:3 again, 78 at 16:9), so in a photo it proves, the
+    stretch with most inliers is not always the photo's."""
     index = _index(deck)
     if not len(index.labels):
         return Candidates([])
-    seen = _seen(image_bgr, index)
-    if seen is None:
-        return Candidates([])
+    best = Candidates([])
+    for at in stretch.looked_at(image_bgr):
+        if best.hits and best.hits[0].inliers >= PROVEN and best.seen.stretch == 1.0:
+            break
+        seen = _seen(image_bgr, index, at)
+        found = _candidates(seen, index) if seen is not None else Candidates([])
+        if best.seen is None or sum(h.inliers for h in found.hits) > sum(h.inliers for h in best.hits):
+            best = found
+    return best
+
+
+def _candidates(seen: Seen, index: _Index) -> Candidates:
+    """``keypoint_candidates`` for the photo's keypoints ``seen``."""
     pts, scale = seen.points, seen.scale
     by_card: dict[int, list[tuple[int, int]]] = {}
     for pair in index.matcher.knnMatch(seen.descriptors, k=2):
