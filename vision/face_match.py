@@ -172,7 +172,16 @@ def _faces(deck: Deck) -> _Faces:
 
 
 def describe(face_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(grey for ECC, the 3 x H x W lighting-free channels) of a face at ``SIZE``."""
+    """(grey for ECC, the 3 x H x W lighting-free channels) of a face at ``SIZE``.
+
+    ECC's grey is the grey less its broad light (its Gaussian mean at
+    ``_SIGMA``): ECC allows one gain and one offset over the face, not a
+    shadow's edge across it or a lamp's fall-off, which it followed instead
+    of the pips (round 19: real 7c, 8d and 8h photos under a shadow fit
+    0.84-0.91 -> 0.95-0.96, their patch of difference 0.58-0.91 -> 0.15-0.29).
+    Divided by the local spread too (the correlation's grey), it bent
+    impostors onto the photo as well: a rendered Ah, the Ah left out of the
+    deck, passed the floors as the Ad (0.81)."""
     lab = cv2.cvtColor(face_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     grey = cv2.GaussianBlur(lab[..., 0], (0, 0), 0.8)
     mean = cv2.GaussianBlur(grey, (0, 0), _SIGMA)
@@ -180,7 +189,7 @@ def describe(face_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     light = (grey - mean) / np.sqrt(np.maximum(var, 0.0) + _FLAT * _FLAT)
     chroma = [(c - cv2.GaussianBlur(c, (0, 0), _CHROMA_SIGMA)) / _CHROMA_UNIT
               for c in (cv2.GaussianBlur(lab[..., 1], (0, 0), 1.0), cv2.GaussianBlur(lab[..., 2], (0, 0), 1.0))]
-    return grey, np.stack([light, *chroma]) * _INTERIOR
+    return grey - mean, np.stack([light, *chroma]) * _INTERIOR
 
 
 _BX, _BY = round(_BORDER * SIZE[0]), round(_BORDER * SIZE[1])
