@@ -172,16 +172,18 @@ def _faces(deck: Deck) -> _Faces:
 
 
 def describe(face_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(grey for ECC, the 3 x H x W lighting-free channels) of a face at ``SIZE``.
+    """(the greys for ECC, the 3 x H x W lighting-free channels) of a face at ``SIZE``.
 
-    ECC's grey is the grey less its broad light (its Gaussian mean at
-    ``_SIGMA``): ECC allows one gain and one offset over the face, not a
+    ECC's greys (2 x H x W, ``_ecc``): the grey, and the grey less its
+    broad light (its Gaussian mean at ``_SIGMA``), tried too at the fine
+    level. ECC allows one gain and one offset over the face, not a
     shadow's edge across it or a lamp's fall-off, which it followed instead
-    of the pips (round 19: real 7c, 8d and 8h photos under a shadow fit
-    0.84-0.91 -> 0.95-0.96, their patch of difference 0.58-0.91 -> 0.15-0.29).
-    Divided by the local spread too (the correlation's grey), it bent
-    impostors onto the photo as well: a rendered Ah, the Ah left out of the
-    deck, passed the floors as the Ad (0.81)."""
+    of the pips (round 19: real 7c, 8d and 8h photos under a shadow); the
+    broad light is also what pulls in a place far off (a drawn Jd on a
+    skewed homography was lost on the other grey alone). Divided by the
+    local spread too (the correlation's grey), ECC bent impostors onto the
+    photo as well: a rendered Ah, the Ah left out of the deck, passed the
+    floors as the Ad (0.81)."""
     lab = cv2.cvtColor(face_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     grey = cv2.GaussianBlur(lab[..., 0], (0, 0), 0.8)
     mean = cv2.GaussianBlur(grey, (0, 0), _SIGMA)
@@ -189,7 +191,7 @@ def describe(face_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     light = (grey - mean) / np.sqrt(np.maximum(var, 0.0) + _FLAT * _FLAT)
     chroma = [(c - cv2.GaussianBlur(c, (0, 0), _CHROMA_SIGMA)) / _CHROMA_UNIT
               for c in (cv2.GaussianBlur(lab[..., 1], (0, 0), 1.0), cv2.GaussianBlur(lab[..., 2], (0, 0), 1.0))]
-    return grey - mean, np.stack([light, *chroma]) * _INTERIOR
+    return np.stack([grey, grey - mean]), np.stack([light, *chroma]) * _INTERIOR
 
 
 _BX, _BY = round(_BORDER * SIZE[0]), round(_BORDER * SIZE[1])
@@ -402,25 +404,28 @@ def _ecc(t_grey: np.ndarray, s_grey: np.ndarray, in_view: Optional[np.ndarray] =
     """The alignments (homographies at ``SIZE``) ECC reaches level by level of
     ``_ECC_LEVELS``, each level starting from the last plausible one: the
     identity first. A level that fails (an ace's blank face gives ECC little
-    to hold at the coarse level) is skipped, not the end. ``in_view``: only
-    the photo's pixels in view count (the yardstick's masked ECC)."""
+    to hold at the coarse level) is skipped, not the end. The coarse level
+    runs on the grey, the finer ones on the grey and, from the same start,
+    on the grey less its broad light (``describe``). ``in_view``: only the
+    photo's pixels in view count (the yardstick's masked ECC)."""
     warp = np.eye(3, dtype=np.float32)
     out = [warp]
-    for size in _ECC_LEVELS:
+    for level, size in enumerate(_ECC_LEVELS):
         down = np.diag([size[0] / SIZE[0], size[1] / SIZE[1], 1.0]).astype(np.float32)
         mask = None if in_view is None else \
             (cv2.resize(in_view, size, interpolation=cv2.INTER_AREA) >= 0.99).astype(np.uint8)
-        try:
-            _, small = cv2.findTransformECC(cv2.resize(t_grey, size, interpolation=cv2.INTER_AREA),
-                                            cv2.resize(s_grey, size, interpolation=cv2.INTER_AREA),
-                                            (down @ warp @ np.linalg.inv(down)).astype(np.float32),
-                                            cv2.MOTION_HOMOGRAPHY, _ECC_CRITERIA, mask, 3)
-        except cv2.error:
-            continue
-        moved = (np.linalg.inv(down) @ small @ down).astype(np.float32)
-        if _plausible(moved):
-            warp = moved
-            out.append(warp)
+        start = (down @ warp @ np.linalg.inv(down)).astype(np.float32)
+        for grey in (0,) if level == 0 else (1, 0):
+            try:
+                _, small = cv2.findTransformECC(cv2.resize(t_grey[grey], size, interpolation=cv2.INTER_AREA),
+                                                cv2.resize(s_grey[grey], size, interpolation=cv2.INTER_AREA),
+                                                start.copy(), cv2.MOTION_HOMOGRAPHY, _ECC_CRITERIA, mask, 3)
+            except cv2.error:
+                continue
+            moved = (np.linalg.inv(down) @ small @ down).astype(np.float32)
+            if _plausible(moved):
+                warp = moved
+                out.append(warp)
     return out
 
 

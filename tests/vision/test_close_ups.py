@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from referee.cards import card_name
-from vision.confidence import Evidence, decide
+from vision.confidence import CUT_CAP, Evidence, decide
+from vision.deck import Deck
 from vision.evaluate import load_dataset, split_half, truth_of
 from vision.face_match import SIZE, despeckled, face_quad, quad_to_face, score_place
 from vision.keypoints import keypoint_candidates, layout_outlines, matched_in
@@ -47,13 +48,16 @@ def test_a_pip_card_filling_a_close_up_is_found_whole_and_read(classic, name):  
     image = _photo(name)
     area = image.shape[0] * image.shape[1]
     assert not [q for q in find_cards(despeckled(image)) if cv2.contourArea(q) > 0.2 * area]
-    assert not keypoint_candidates(despeckled(image), classic).hits
+    # Both are phone photos (4:3 and 16:9) saved as 640 x 640: as they are, their keypoints prove
+    # nothing (SIFT's descriptors do not survive the stretch); made 4:3 or 16:9 again, they find the
+    # card (round 19: before, the 9d was never named).
+    found = keypoint_candidates(despeckled(image), classic)
+    assert [card_name(h.card) for h in found.hits][:1] == [CLOSE_UPS[name]], found.hits
+    assert found.seen.stretch != 1.0
     whole = [q for q in find_cards(despeckled(image), close_up=True) if cv2.contourArea(q) > 0.2 * area]
     assert len(whole) == 1
     named = [(e["card"], e["confidence"]) for e in recognize(image, classic) if e["card"]]
-    # The 8d's own keypoints lead its layout's other cards (35 inliers, the 7d 18) and prove it; the
-    # 9d's lead the 9s only 16 to 12, so its outline alone places it, and it is not named: never wrongly.
-    assert [c for c, _ in named] == ([CLOSE_UPS[name]] if CLOSE_UPS[name] == "8d" else []), named
+    assert [c for c, _ in named] == [CLOSE_UPS[name]], named
 
 
 def test_keypoints_matched_inside_an_outline_tell_the_card_from_its_layout_neighbours(classic):  # noqa: F811
@@ -135,19 +139,25 @@ def _read_cropped(image, place, deck, box):
     return decide(evidence)[0], evidence
 
 
-def test_what_is_in_view_decides_whether_a_cut_card_is_named(classic):  # noqa: F811
-    """An 8 of diamonds (140 px) cut across its middle: with its lower half
-    in view it is named; with its upper half, where all that tells it from
-    its 7 is a 10 px index at the very corner, the 7 is as near (distance
-    ratio 0.48) and it is not: the margin decides, not a rule about cut cards."""
+def test_a_cut_card_is_named_by_what_is_in_view_never_surely_and_never_as_its_neighbour(classic):  # noqa: F811
+    """An 8 of diamonds (140 px) cut across its middle: either half in view
+    names it, and never surely (it is cut: ``CUT_CAP``). Its upper half
+    differs from its 7's by where the pips lie: laid over the photo by ECC on
+    the grey less its broad light (round 19), the 8d fits it at 0.96 and the
+    7d at 0.89 (before, with the shadow across it, the 7d was as near and it
+    was not named). With the 8d left out of the deck, neither half is read
+    as the 7d: the patch of difference (a pip the 7d lacks) refuses it."""
     image = despeckled(_photo("IMG_20220921_200550.jpg"))
     place = _place_of(image, "IMG_20220921_200550.jpg", "8d", classic)
     (x0, y0), (x1, y1) = np.float32(place.quad).min(axis=0), np.float32(place.quad).max(axis=0)
     h, w = image.shape[:2]
-    card, _ = _read_cropped(image, place, classic, (0, int(y0 + 0.5 * (y1 - y0)), w, h))
-    assert card_name(card) == "8d"
-    card, evidence = _read_cropped(image, place, classic, (0, 0, w, int(y0 + 0.5 * (y1 - y0))))
-    assert card is None and card_name(evidence.runner) == "7d", (card, evidence)
+    halves = [(0, int(y0 + 0.5 * (y1 - y0)), w, h), (0, 0, w, int(y0 + 0.5 * (y1 - y0)))]
+    lacking = Deck(faces={c: f for c, f in classic.faces.items() if card_name(c) != "8d"})
+    for half in halves:
+        card, evidence = _read_cropped(image, place, classic, half)
+        assert card_name(card) == "8d" and decide(evidence)[1] <= CUT_CAP, evidence
+        card, evidence = _read_cropped(image, place, lacking, half)
+        assert card is None, evidence
 
 
 def test_a_place_keeps_the_geometry_the_face_fits_best(classic):  # noqa: F811

@@ -27,6 +27,9 @@ from test_corner_trust import classic                  # noqa: F401  (the deck v
 
 TWINS = {"IMG_20220921_194100.jpg": "Ad", "IMG_20220921_194729.jpg": "Ah", "IMG_20220921_201101.jpg": "Ah",
          "IMG_20220921_195423.jpg": "Td"}
+#: Of those, the ones the whole face now tells apart (round 19: laid over the photo by ECC also on
+#: the grey less its broad light, these two Ah lead the Ad at distance ratios of 0.29 and 0.30).
+TOLD_WHOLE = {"IMG_20220921_194729.jpg", "IMG_20220921_201101.jpg"}
 
 
 def _photo(name):
@@ -42,7 +45,7 @@ def _place_of(image, deck, card):
     raise AssertionError(f"no place whose best card is {card}")
 
 
-@pytest.mark.parametrize("name", sorted(TWINS))
+@pytest.mark.parametrize("name", sorted(set(TWINS) - TOLD_WHOLE))
 def test_a_card_is_told_from_its_layout_twin_where_their_faces_differ(classic, name):  # noqa: F811
     image = _photo(name)
     place, scores = _place_of(image, classic, TWINS[name])
@@ -52,6 +55,15 @@ def test_a_card_is_told_from_its_layout_twin_where_their_faces_differ(classic, n
     assert judged.differ is not None and judged.differ[1] <= MAX_RATIO, judged
     named = [(e["card"], e["confidence"]) for e in recognize(image, classic) if e["card"]]
     assert TWINS[name] in [c for c, _ in named], named
+
+
+@pytest.mark.parametrize("name", sorted(TOLD_WHOLE))
+def test_a_card_the_whole_face_tells_from_its_twin_is_named_surely(classic, name):  # noqa: F811
+    image = _photo(name)
+    place, scores = _place_of(image, classic, TWINS[name])
+    assert Evidence.of(scores, place).ratio <= MAX_RATIO
+    named = dict((e["card"], e["confidence"]) for e in recognize(image, classic) if e["card"])
+    assert named.get(TWINS[name], 0.0) >= 0.9, named
 
 
 @pytest.mark.parametrize("name", sorted(TWINS))
