@@ -43,8 +43,9 @@ nothing left or withdrawn, every hand exact; 19 blind at round 16's start, on ro
 20 blind at round 17's start, on round 16's referee: every table 100 % recall, 0 false, nothing left or
 withdrawn, one hand of 60,000 not exact, game 2000383, mended in round 17; 21 blind at round 18's start, on
 round 17's referee: every table 100 % recall, 0 false, one left to confirm and withdrawn (game 2101209, mended in
-round 18), one hand of 60,000 not exact (game 2100699: two sure camera misreads into each other); 22 is held
-out, blind, for round 19).
+round 18), one hand of 60,000 not exact (game 2100699: two sure camera misreads into each other); 22 blind at
+round 19's end, on round 18's referee: every table 100 % recall, 0 false, nothing left, one withdrawn, every
+hand exact; 23 is held out, blind, for round 20).
 Beside them, issue 11's three measured runs with the figures the issue gave.
 """
 
