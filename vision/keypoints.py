@@ -192,15 +192,24 @@ def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> Candidates:
     index = _index(deck)
     if not len(index.labels):
         return Candidates([])
-    best = Candidates([])
-    for at in stretch.looked_at(image_bgr):
-        if best.hits and best.hits[0].inliers >= PROVEN and best.seen.stretch == 1.0:
-            break
-        seen = _seen(image_bgr, index, at)
-        found = _candidates(seen, index) if seen is not None else Candidates([])
-        if best.seen is None or sum(h.inliers for h in found.hits) > sum(h.inliers for h in best.hits):
+    best = _found(image_bgr, index, 1.0)
+    if best.hits and best.hits[0].inliers >= PROVEN:
+        return best
+    for at in stretch.looked_at(image_bgr)[1:]:
+        found = _found(image_bgr, index, at)
+        if best.seen is None or _inliers(found) > _inliers(best):
             best = found
     return best
+
+
+def _found(image_bgr: np.ndarray, index: _Index, at: float) -> Candidates:
+    """``keypoint_candidates`` of the photo made square again by the stretch ``at``."""
+    seen = _seen(image_bgr, index, at)
+    return _candidates(seen, index) if seen is not None else Candidates([])
+
+
+def _inliers(found: Candidates) -> int:
+    return sum(hit.inliers for hit in found.hits)
 
 
 def _candidates(seen: Seen, index: _Index) -> Candidates:
