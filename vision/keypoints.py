@@ -310,7 +310,7 @@ _REACH = 0.06
 _NEAR = 0.45
 
 
-def matched_in(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, turns: bool) -> list[Hit]:
+def matched_in(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, turns: bool, at: float = 1.0) -> list[Hit]:
     """The cards whose keypoints match inside an outline where they lie by
     it, most inliers first (at least ``PROVEN``), each with its homography.
 
@@ -319,7 +319,9 @@ def matched_in(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, turns: bool)
     and deck, Lowe's ratio leaves too few for RANSAC. Inside an outline the
     face's place is known up to its way up (and a quarter turn, ``turns``):
     each keypoint need only be told apart from the card's keypoints near
-    where the outline puts it, which a pip's neighbours are not."""
+    where the outline puts it, which a pip's neighbours are not. ``at``:
+    the photo's stretch (``vision.stretch``): the crop is made square again
+    by it before SIFT, as the whole photo is (``_seen``)."""
     index = _index(deck)
     if not len(index.labels):
         return []
@@ -328,12 +330,15 @@ def matched_in(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, turns: bool)
     x1, y1 = min(x + w, image_bgr.shape[1]), min(y + h, image_bgr.shape[0])
     x, y = max(x, 0), max(y, 0)                # a card running off the picture: what is in it
     crop = image_bgr[y:y1, x:x1]
-    scale = min(1.0, _FACE_SIDE * 1.5 / max(crop.shape[:2]))
-    small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else crop
+    scale = min(1.0, _FACE_SIDE * 1.5 / max(crop.shape[1] / at, crop.shape[0]))
+    factors = np.float32([scale / at, scale])
+    small = crop if (factors == 1).all() else cv2.resize(
+        crop, None, fx=float(factors[0]), fy=float(factors[1]),
+        interpolation=cv2.INTER_AREA if factors[0] <= 1 else cv2.INTER_LINEAR)
     kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
     if d is None or len(kp) < PROVEN:
         return []
-    pts = np.float32([k.pt for k in kp]) / scale + np.float32([x, y])
+    pts = np.float32([k.pt for k in kp]) / factors + np.float32([x, y])
     inside = np.array([cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(px), float(py)), False) >= 0
                        for px, py in pts])
     if inside.sum() < PROVEN:

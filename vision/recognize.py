@@ -86,6 +86,8 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
     quads = find_cards(image_bgr, mask=mask, close_up=mask is None)
     if mask is None:
         quads = lone_card_outlines(image_bgr, quads)
+    # The stretch the keypoints were found at (or fixed) makes each outline's crop square again too.
+    at = square_by or (seen.stretch if seen is not None and seen.stretch != 1.0 else None)
     for quad in quads:
         quad = np.asarray(quad, np.float32).reshape(4, 2)
         on = [i for i, p in enumerate(places) if overlap.share(p.quad, quad) >= _SAME_PLACE]
@@ -95,11 +97,11 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
             # that card (of its size, not a pip's) give its geometry, or else
             # the outline does; the keypoints still propose their cards.
             if places[i].inliers < PROVEN and overlap.iou(places[i].quad, quad) >= _SAME_PLACE:
-                places[i] = _inside(image_bgr, quad, deck, places[i].cards) \
+                places[i] = _inside(image_bgr, quad, deck, at, places[i].cards) \
                     or Place(quad, quad_to_face(quad), places[i].cards, places[i].inliers,
                              turns=quad_aspect(quad) < AMBIGUOUS_ASPECT)
         if not on:
-            places.append((_inside(image_bgr, quad, deck) if mask is None else None)
+            places.append((_inside(image_bgr, quad, deck, at) if mask is None else None)
                           or Place(quad, quad_to_face(quad), turns=quad_aspect(quad) < AMBIGUOUS_ASPECT))
     if mask is None:
         # A close-up card cut by the picture's edge, or joined to the table
@@ -108,7 +110,7 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
         for quad in layout_outlines(image_bgr, deck, seen):
             cards = [p for p in places if not _mark_on(p, quad)]
             if not any(overlap.share(p.quad, quad) >= _SAME_PLACE for p in cards):
-                place = _inside(image_bgr, quad, deck, outline=False)
+                place = _inside(image_bgr, quad, deck, at, outline=False)
                 if place is not None:
                     places = cards + [place]
     if square_by is None:
@@ -167,7 +169,7 @@ def _stretch_of(places: list[Place]) -> float:
     return found[0] if found is not None and found[1] <= stretch.MISFIT else 1.0
 
 
-def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[int, ...] = (),
+def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, at: Optional[float], cards: tuple[int, ...] = (),
             outline: bool = True) -> Optional[Place]:
     """The place of an outline as the keypoints matched again inside it
     prove it (``keypoints.matched_in``: a plain card's pips, which the whole
@@ -175,11 +177,14 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[in
     ``cards``; None when none is, or when the best does not lead. Not an
     ``outline`` (a layout's quad, ``keypoints.layout_outlines``): there are
     no edges to place the card better, so without a lead the best card's
-    homography is the place, proposing no card."""
+    homography is the place, proposing no card. ``at``: the photo's
+    stretch, which the crop is made square again by."""
     # The face the keypoints map must be the outline's card (a few pips that
     # match on a plane of their own map a face of no card's shape).
-    hits = [hit for hit in matched_in(image_bgr, quad, deck, turns=True)
-            if len(stretch.card_stretches(hit.quad)) and overlap.iou(hit.quad, quad) >= _SAME_PLACE]
+    found = [[hit for hit in matched_in(image_bgr, quad, deck, turns=True, at=s)
+              if len(stretch.card_stretches(hit.quad)) and overlap.iou(hit.quad, quad) >= _SAME_PLACE]
+             for s in ((at,) if at is not None else _stretches_of(image_bgr, quad))]
+    hits = max(found, key=lambda h: h[0].inliers if h else 0)
     if not hits:
         return None
     best = hits[0]
@@ -191,13 +196,20 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, cards: tuple[in
     # a shared layout's homography (a drawn Js: 0.99 on its outline, unsure
     # on that).
     if len(hits) > 1 and best.inliers < _CLEAR_LEAD * hits[1].inliers:
-        return None if outline else Place(best.quad, best.homography @ face_scale(best.face_size))
+        return None if outline else Place(best.quad, best.homography @ face_scale(best.face_size),
+                                          also=(hits[1].homography @ face_scale(hits[1].face_size),))
     proposed = tuple(dict.fromkeys([best.card] + list(cards)))
     # On a small card the homography of a plain card's few pips may lie
     # further off than the outline's edges (a 120 x 70 px 7h: 17 px off one
     # corner): both geometries are compared, the one the face fits kept.
     also = (_outline_view(quad, best.quad),) if outline else ()
     return Place(best.quad, best.homography @ face_scale(best.face_size), proposed, best.inliers, also=also)
+
+
+def _stretches_of(image_bgr: np.ndarray, quad: np.ndarray) -> tuple[float, ...]:
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    shapes = np.concatenate([stretch.card_stretches(quad), stretch.card_stretches(np.roll(quad, 1, axis=0))])
+    return tuple(s for s in stretch.looked_at(image_bgr) if s == 1.0 or stretch.same(shapes, s))
 
 
 def _outline_view(quad: np.ndarray, like: np.ndarray) -> np.ndarray:
