@@ -334,7 +334,7 @@ def contrast(image_bgr: np.ndarray, best: Score, rival: Score, deck: Deck) -> tu
     to_best = best.to_photo
     photo = rectify(image_bgr, to_best)
     seen = describe(photo)[1]
-    channels = 3 if has_colour(photo) and any(faces.colour) else 1
+    channels = 3 if has_colour(photo) and faces.colour[best.face] and faces.colour[rival.face] else 1
     own = faces.features[best.face][:channels]
     other = np.stack([cv2.warpPerspective(c, np.linalg.inv(rival.to_photo) @ to_best, SIZE,
                                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
