@@ -45,7 +45,8 @@ withdrawn, one hand of 60,000 not exact, game 2000383, mended in round 17; 21 bl
 round 17's referee: every table 100 % recall, 0 false, one left to confirm and withdrawn (game 2101209, mended in
 round 18), one hand of 60,000 not exact (game 2100699: two sure camera misreads into each other); 22 blind at
 round 19's end, on round 18's referee: every table 100 % recall, 0 false, nothing left, one withdrawn, every
-hand exact; 23 is held out, blind, for round 20).
+hand exact; 23 blind at round 21's end, on round 18's referee: every table 100 % recall, 0 false, nothing left or
+withdrawn, every hand exact; 24 is held out, blind, for round 22).
 Beside them, issue 11's three measured runs with the figures the issue gave.
 """
 
