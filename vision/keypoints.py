@@ -167,15 +167,19 @@ def _seen(image_bgr: np.ndarray, index: _Index, at: float = 1.0) -> Optional[See
     """The photo's keypoints, found at most ``_WORK_SIDE`` px, its width
     divided by the stretch ``at`` (None: too few to prove a card)."""
     scale = min(1.0, _WORK_SIDE / max(image_bgr.shape[:2]))
-    if scale < 1 or at != 1.0:
-        small = cv2.resize(image_bgr, None, fx=scale / at, fy=scale,
-                           interpolation=cv2.INTER_AREA if scale / at < 1 else cv2.INTER_LINEAR)
-    else:
-        small = image_bgr
-    kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
+    kp, d = index.sift.detectAndCompute(cv2.cvtColor(_squared(image_bgr, scale, at), cv2.COLOR_BGR2GRAY), None)
     if d is None or len(kp) < MIN_INLIERS:
         return None
     return Seen(np.float32([k.pt for k in kp]) * np.float32([at / scale, 1 / scale]), root_sift(d), scale, at)
+
+
+def _squared(image_bgr: np.ndarray, scale: float, at: float) -> np.ndarray:
+    """The picture SIFT is run on: scaled by ``scale`` (at most 1), its
+    width divided by the stretch ``at``; as it is when neither changes it."""
+    if scale == 1.0 and at == 1.0:
+        return image_bgr
+    return cv2.resize(image_bgr, None, fx=scale / at, fy=scale,
+                      interpolation=cv2.INTER_AREA if scale / at < 1 else cv2.INTER_LINEAR)
 
 
 def keypoint_candidates(image_bgr: np.ndarray, deck: Deck) -> Candidates:
@@ -331,14 +335,10 @@ def matched_in(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, turns: bool,
     x, y = max(x, 0), max(y, 0)                # a card running off the picture: what is in it
     crop = image_bgr[y:y1, x:x1]
     scale = min(1.0, _FACE_SIDE * 1.5 / max(crop.shape[1] / at, crop.shape[0]))
-    factors = np.float32([scale / at, scale])
-    small = crop if (factors == 1).all() else cv2.resize(
-        crop, None, fx=float(factors[0]), fy=float(factors[1]),
-        interpolation=cv2.INTER_AREA if factors[0] <= 1 else cv2.INTER_LINEAR)
-    kp, d = index.sift.detectAndCompute(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), None)
+    kp, d = index.sift.detectAndCompute(cv2.cvtColor(_squared(crop, scale, at), cv2.COLOR_BGR2GRAY), None)
     if d is None or len(kp) < PROVEN:
         return []
-    pts = np.float32([k.pt for k in kp]) / factors + np.float32([x, y])
+    pts = np.float32([k.pt for k in kp]) / np.float32([scale / at, scale]) + np.float32([x, y])
     inside = np.array([cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(px), float(py)), False) >= 0
                        for px, py in pts])
     if inside.sum() < PROVEN:
