@@ -13,6 +13,9 @@ little). So a shot is refused, with what to change, unless:
   the picture's border, has a side on no edge);
 - its top is known: the quad's long sides, or the index points given (a
   person's clicks, a labelled photo's boxes), or, for a square-looking quad,
+  the one way round it is a card in the camera's own frame (a square
+  picture is most often a 4:3 or 16:9 frame saved square, which squashes a
+  card along one axis: made 4:3 again, it is a card one way round only), or
   the one diagonal of corners that holds print (indices sit in two opposite
   corners);
 - the picture is in colour (``colour_picture``: red and black suits are
@@ -35,6 +38,7 @@ from typing import Optional
 import cv2
 import numpy as np
 
+from . import stretch
 from .deck import AMBIGUOUS_ASPECT, FACE_SIZE, quad_aspect, warp_face
 from .locate import find_cards
 from .outline_fit import edge_support, lone_card_outlines
@@ -67,6 +71,11 @@ _INDEX_BOX = (0.04, 0.04, 0.23, 0.29)
 #: One diagonal's index print must exceed the other's by this factor to tell
 #: a square-looking card's top.
 _DIAGONAL_RATIO = 1.3
+#: Made its frame again one way round, a square-looking card's corners must
+#: be this much squarer (cosines squared) than the other way to tell its
+#: top (real phone photos saved square: the true way 0.001-0.022, the
+#: other 0.018-0.6, at least 3 times more).
+_SQUARER = 2.0
 
 
 @dataclass(frozen=True)
@@ -105,7 +114,9 @@ def enrolment_sample(frame_bgr: np.ndarray, index_points: Optional[np.ndarray] =
     if index_points is not None:
         quad = _top_from_indices(quad, np.asarray(index_points, np.float32).reshape(-1, 2))
     elif quad_aspect(quad) < AMBIGUOUS_ASPECT:
-        quad = _top_from_print(frame_bgr, quad)
+        quad = _top_from_frame(frame_bgr, quad)
+        if quad is None:
+            quad = _top_from_print(frame_bgr, quads[0])
         if quad is None:
             return Refusal("the card looks almost square (a steep angle, or a stretched picture) and its corners "
                            "do not tell its top: shoot from straight above", quads[0])
@@ -151,6 +162,31 @@ def _box(gray: np.ndarray) -> np.ndarray:
     h, w = gray.shape
     x0, y0, x1, y1 = _INDEX_BOX
     return cv2.GaussianBlur(gray[int(y0 * h):int(y1 * h), int(x0 * w):int(x1 * w)], (3, 3), 0).astype(np.float32)
+
+
+def _top_from_frame(frame_bgr: np.ndarray, quad: np.ndarray) -> Optional[np.ndarray]:
+    """For a square-looking quad in a square picture: the quarter turn of
+    ``quad`` whose top is a short side in the frame the picture was saved
+    from. Made each ``stretch.EXPORTED`` frame again, the card is a card
+    one way round or, lying at a slant, both: made 4:3 again with its top
+    one way and 16:9 the other. The true frame leaves its corners square,
+    the wrong one shears them (a Qd saved from 3:4: cosines squared 0.004
+    made 3:4 again, 0.19 made 16:9 turned), so the way whose corners are
+    squarer by ``_SQUARER`` wins. None when neither way, or both alike (a
+    card square to the picture's edges: ``_top_from_print`` decides).
+    """
+    if stretch.looked_at(frame_bgr) == (1.0,):
+        return None
+    ways = []
+    for turn in (0, 1):
+        way = np.roll(quad, -turn, axis=0)
+        skews = [stretch.skew(way, s) for s in stretch.EXPORTED if stretch.card_shaped(way / np.float32([s, 1.0]))]
+        if skews:
+            ways.append((min(skews), turn, way))
+    ways.sort(key=lambda w: w[0])
+    if len(ways) == 1 or (len(ways) == 2 and ways[1][0] >= _SQUARER * ways[0][0]):
+        return ways[0][2]
+    return None
 
 
 def _top_from_print(frame_bgr: np.ndarray, quad: np.ndarray) -> Optional[np.ndarray]:

@@ -93,15 +93,24 @@ def fit(quad: np.ndarray, aspect: float) -> Optional[tuple[float, float]]:
     q = np.asarray(quad, np.float64).reshape(4, 2)
     best = None
     for s in card_stretches(q):
-        sides = (q - np.roll(q, 1, axis=0)) / [s, 1.0]          # side i ends at corner i
-        lengths = np.linalg.norm(sides, axis=1)
-        nxt = np.roll(sides, -1, axis=0)
-        cos = (sides * nxt).sum(axis=1) / (lengths * np.roll(lengths, -1) + 1e-9)
-        misfit = float((cos ** 2).sum()) + float(
-            np.log((lengths[0] + lengths[2]) / (lengths[1] + lengths[3]) / aspect) ** 2)
+        sides = np.linalg.norm((q - np.roll(q, 1, axis=0)) / [s, 1.0], axis=1)     # side i ends at corner i
+        misfit = skew(q, s) + float(np.log((sides[0] + sides[2]) / (sides[1] + sides[3]) / aspect) ** 2)
         if best is None or misfit < best[1]:
             best = (float(s), misfit)
     return best
+
+
+def skew(quad: np.ndarray, at: float) -> float:
+    """How far from right angles ``quad``'s corners are once its picture's
+    width is divided by ``at``: the sum of their cosines squared (0 for a
+    rectangle; a stretch the picture was not saved at shears a card lying
+    at a slant, and turns its corners)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = (q - np.roll(q, 1, axis=0)) / [at, 1.0]          # side i ends at corner i
+    lengths = np.linalg.norm(sides, axis=1)
+    nxt = np.roll(sides, -1, axis=0)
+    cos = (sides * nxt).sum(axis=1) / (lengths * np.roll(lengths, -1) + 1e-9)
+    return float((cos ** 2).sum())
 
 
 def same(stretches: np.ndarray, photo: float) -> bool:
