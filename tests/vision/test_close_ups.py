@@ -20,7 +20,6 @@ from vision.locate import find_cards
 from vision.recognize import _fitted, read_places, recognize
 
 from real_photos import CARDCOUNTER_REAL as DATASET   # tests/data (CC BY 4.0)
-from test_corner_trust import classic                  # noqa: F401  (the deck vision evaluate's new user enrols)
 
 #: Close-ups of one plain card on a wooden table, none located before (no
 #: outline: the grain joins the card to the table; under 8 keypoint inliers).
@@ -44,7 +43,7 @@ def _on(quad, centres):
 
 
 @pytest.mark.parametrize("name", sorted(CLOSE_UPS))
-def test_a_pip_card_filling_a_close_up_is_found_whole_and_read(classic, name):  # noqa: F811
+def test_a_pip_card_filling_a_close_up_is_found_whole_and_read(classic, name):
     image = _photo(name)
     area = image.shape[0] * image.shape[1]
     assert not [q for q in find_cards(despeckled(image)) if cv2.contourArea(q) > 0.2 * area]
@@ -60,7 +59,7 @@ def test_a_pip_card_filling_a_close_up_is_found_whole_and_read(classic, name):  
     assert [c for c, _ in named] == [CLOSE_UPS[name]], named
 
 
-def test_keypoints_matched_inside_an_outline_tell_the_card_from_its_layout_neighbours(classic):  # noqa: F811
+def test_keypoints_matched_inside_an_outline_tell_the_card_from_its_layout_neighbours(classic):
     image = despeckled(_photo("IMG_20220921_194238.jpg"))         # an 8 of clubs, 11 inliers over the whole photo
     outline = max(find_cards(image, close_up=True), key=cv2.contourArea)
     hits = matched_in(image, outline, classic, turns=True)
@@ -77,7 +76,7 @@ NO_OUTLINE = {"IMG_20220921_194141.jpg": "9s", "IMG_20220921_201515.jpg": "7s"}
 
 
 @pytest.mark.parametrize("name", sorted(NO_OUTLINE))
-def test_a_card_with_no_outline_is_found_where_its_layout_lies(classic, name):  # noqa: F811
+def test_a_card_with_no_outline_is_found_where_its_layout_lies(classic, name):
     """``keypoints.layout_outlines``: the card's own keypoints, matched with
     no ratio test and fitted by one affine map, place it where no outline
     does; proven inside (``matched_in``) it is read, or left unnamed, never
@@ -111,7 +110,7 @@ def _whole_face_reads(image, deck, centres):
 
 
 @pytest.mark.parametrize("name", sorted(CUT))
-def test_a_card_cut_by_the_photos_edge_is_read_from_its_part_in_view(classic, name):  # noqa: F811
+def test_a_card_cut_by_the_photos_edge_is_read_from_its_part_in_view(classic, name):
     image = _photo(name)
     found = _whole_face_reads(image, classic, _labelled(name, CUT[name], image))
     assert len(found) == 1, found
@@ -139,7 +138,7 @@ def _read_cropped(image, place, deck, box):
     return decide(evidence)[0], evidence
 
 
-def test_a_cut_card_is_named_by_what_is_in_view_never_surely_and_never_as_its_neighbour(classic):  # noqa: F811
+def test_a_cut_card_is_named_by_what_is_in_view_never_surely_and_never_as_its_neighbour(classic):
     """An 8 of diamonds (140 px) cut across its middle: either half in view
     names it, and never surely (it is cut: ``CUT_CAP``). Its upper half
     differs from its 7's by where the pips lie: laid over the photo by ECC on
@@ -160,7 +159,7 @@ def test_a_cut_card_is_named_by_what_is_in_view_never_surely_and_never_as_its_ne
         assert card is None, evidence
 
 
-def test_a_place_keeps_the_geometry_the_face_fits_best(classic):  # noqa: F811
+def test_a_place_keeps_the_geometry_the_face_fits_best(classic):
     """A homography a few pips gave, off by a sixth of the card at one
     corner, beside the outline's edges (``Place.also``): the face is
     compared in both and read in the one it fits."""
@@ -188,7 +187,7 @@ MARKED = {"IMG_20220921_195327.jpg": "Ad"}
 
 
 @pytest.mark.parametrize("name", sorted(MARKED))
-def test_a_cards_own_pips_taken_for_outlines_do_not_hide_its_layout(classic, name):  # noqa: F811
+def test_a_cards_own_pips_taken_for_outlines_do_not_hide_its_layout(classic, name):
     image = _photo(name)
     centres = _labelled(name, MARKED[name], image)
     outlines = find_cards(despeckled(image), close_up=True)
@@ -197,7 +196,7 @@ def test_a_cards_own_pips_taken_for_outlines_do_not_hide_its_layout(classic, nam
     assert [card_name(card) if card is not None else None for _, card in found] == [MARKED[name]], found
 
 
-def test_a_card_mostly_off_the_photo_is_never_sure_as_a_card_the_deck_lacks(classic):  # noqa: F811
+def test_a_card_mostly_off_the_photo_is_never_sure_as_a_card_the_deck_lacks(classic):
     """A 7 of spades cut to the fifth of its face nearest one side, its true
     card taken out of the candidates as if the deck lacked it: on round 9
     the 7 of diamonds was read there at 0.911 (the crop stress test's one
@@ -220,7 +219,7 @@ STRETCHED_PLAIN = {"IMG_20220921_194028.jpg": "7c", "IMG_20220921_195357.jpg": "
                    "IMG_20220921_195411.jpg": "7d", "IMG_20220921_201438.jpg": "8h"}
 
 
-def test_a_layouts_crop_made_square_again_does_not_propose_a_pip_neighbour(classic):  # noqa: F811
+def test_a_layouts_crop_made_square_again_does_not_propose_a_pip_neighbour(classic):
     """A 7c's layout matched as it is gives the 8c's face a clear lead (it
     was proposed, and the keypoints disagreeing with the read left the 7c
     unnamed); made 4:3 again, neither leads."""
@@ -235,7 +234,7 @@ def test_a_layouts_crop_made_square_again_does_not_propose_a_pip_neighbour(class
 
 
 @pytest.mark.parametrize("name", sorted(STRETCHED_PLAIN) + ["IMG_20220921_201317.jpg"])
-def test_a_plain_card_in_a_photo_saved_square_is_read(classic, name):  # noqa: F811
+def test_a_plain_card_in_a_photo_saved_square_is_read(classic, name):
     """Each is read, and nothing else is named on it. The 7d of 201317,
     read before, guards the layout's two geometries: made 3:4 again its 7s
     and 7d matched 17 inliers each, and the 7s's homography alone placed it

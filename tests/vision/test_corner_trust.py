@@ -9,9 +9,6 @@ tracker's second opinion on the card that just landed on a heap.
   that corner read made the whole-face reader's right 7 of spades unknown.
 """
 
-import shutil
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -20,14 +17,13 @@ from calibration.table_plane import TableLayout, locate_table
 from calibration.zones import default_zones
 from referee.cards import card_name, parse_card
 from vision.corner_merge import merge, read_landed
-from vision.corner_read import CornerRead, corner_model, grey_photo, read_corners
-from vision.evaluate import load_dataset, split_half
-from vision.faces import dataset_card
+from vision.corner_read import CornerRead, grey_photo, read_corners
+from vision.evaluate import split_half
 from vision.faces import builtin_faces
 from vision.locate import order_corners
 from vision.pipeline import Pipeline
 from vision.deck import warp_face
-from vision.enrol import deck_from_faces, enrol_deck
+from vision.enrol import deck_from_faces
 from vision.read import read_card
 from vision.recognize import recognize
 from vision.render import Effects, Play, SceneRenderer, TableScene
@@ -39,30 +35,6 @@ SIX_OF_HEARTS = "IMG_20220921_194448.jpg"        # one 6h of the 52-card pack (t
 GREY_SEVEN = "IMG_20220921_200217.jpg"           # 8c, Tc, 7s in a black-and-white photo (tune half)
 STRETCHED = "IMG_20220921_194248.jpg"            # Tc, 5h, 7s, 8c: a 4:3 photo exported to 640 x 640 (tune half)
 STRETCHED_KING = "IMG_20220921_194456.jpg"       # Kd alone, the same stretch (tune half)
-
-
-#: The shots ``vision evaluate``'s new user enrols the classic deck from (the
-#: first single-card photo of each card the shot check accepts; 26 cards).
-ENROLLED = ("IMG_20220921_194216", "IMG_20220921_194442", "IMG_20220921_194443", "IMG_20220921_194453",
-            "IMG_20220921_194526", "IMG_20220921_194535", "IMG_20220921_194537", "IMG_20220921_194551",
-            "IMG_20220921_194557", "IMG_20220921_194659", "IMG_20220921_194702", "IMG_20220921_194714",
-            "IMG_20220921_194716", "IMG_20220921_200342", "IMG_20220921_200402", "IMG_20220921_200408",
-            "IMG_20220921_200417", "IMG_20220921_200435", "IMG_20220921_200507", "IMG_20220921_200510",
-            "IMG_20220921_200523", "IMG_20220921_200526", "IMG_20220921_200529", "IMG_20220921_200535",
-            "IMG_20220921_200539", "IMG_20220921_200544")
-
-
-@pytest.fixture(scope="module")
-def classic(tmp_path_factory):
-    """The classic deck enrolled by ``calibrate deck``'s code from those shots."""
-    shots = tmp_path_factory.mktemp("shots")
-    for photo in load_dataset(DATASET):
-        if Path(photo.name).stem in ENROLLED:
-            shutil.copy(photo.path, shots / f"{card_name(dataset_card(photo.labels[0]))}.jpg")
-    deck, _ = enrol_deck(shots, tmp_path_factory.mktemp("deck"), require_all=False)
-    assert {"8h", "7s", "7c", "8c"} <= {card_name(c) for c in deck.cards}
-    corner_model(deck)
-    return deck
 
 
 def _photo(name):
