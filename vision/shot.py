@@ -114,9 +114,8 @@ def enrolment_sample(frame_bgr: np.ndarray, index_points: Optional[np.ndarray] =
     if index_points is not None:
         quad = _top_from_indices(quad, np.asarray(index_points, np.float32).reshape(-1, 2))
     elif quad_aspect(quad) < AMBIGUOUS_ASPECT:
-        quad = _top_from_frame(frame_bgr, quad)
-        if quad is None:
-            quad = _top_from_print(frame_bgr, quads[0])
+        top = _top_from_frame(frame_bgr, quad)
+        quad = top if top is not None else _top_from_print(frame_bgr, quad)
         if quad is None:
             return Refusal("the card looks almost square (a steep angle, or a stretched picture) and its corners "
                            "do not tell its top: shoot from straight above", quads[0])
@@ -175,17 +174,15 @@ def _top_from_frame(frame_bgr: np.ndarray, quad: np.ndarray) -> Optional[np.ndar
     squarer by ``_SQUARER`` wins. None when neither way, or both alike (a
     card square to the picture's edges: ``_top_from_print`` decides).
     """
-    if stretch.looked_at(frame_bgr) == (1.0,):
-        return None
+    frames = stretch.looked_at(frame_bgr)[1:]          # the exported frames; none for a photo not square
     ways = []
-    for turn in (0, 1):
-        way = np.roll(quad, -turn, axis=0)
-        skews = [stretch.skew(way, s) for s in stretch.EXPORTED if stretch.card_shaped(way / np.float32([s, 1.0]))]
+    for way in (quad, np.roll(quad, -1, axis=0)):
+        skews = [stretch.skew(way, s) for s in frames if stretch.card_shaped(way / np.float32([s, 1.0]))]
         if skews:
-            ways.append((min(skews), turn, way))
+            ways.append((min(skews), way))
     ways.sort(key=lambda w: w[0])
     if len(ways) == 1 or (len(ways) == 2 and ways[1][0] >= _SQUARER * ways[0][0]):
-        return ways[0][2]
+        return ways[0][1]
     return None
 
 
