@@ -80,7 +80,8 @@ def examples(scores, place, truth, enrolled, out, image, deck) -> None:
         # well be the impostor (a 7c's photo, the 8c's face: 82 inliers), so the keypoints "agree" with
         # it as often as they do with a right read (round 17: with the truth left among the proposals,
         # no impostor agreed, and agreement weighed as proof).
-        lacking = replace(place, cards=tuple(c for c in place.cards if c != truth))
+        lacking = replace(place, cards=tuple(c for c in place.cards if c != truth),
+                          tied=tuple((c, n) for c, n in place.tied if c != truth))
         out.append((confidence.Evidence.of(others, lacking, image, deck), False))
 
 

@@ -123,8 +123,8 @@ class Evidence:
     blob: float
     runner: Optional[int]
     margin: float                # best score less the runner-up's
-    inliers: int                 # the keypoints' at this place (0: an outline only)
-    agrees: bool                 # the keypoints' first card is the best one
+    inliers: int                 # the keypoints' at this place, or the best's among tied leaders (0: an outline only)
+    agrees: bool                 # the keypoints' first card is the best one, or one of the leaders tied there
     shown: float = 1.0           # the share of the best face the photo shows (``Score.shown``)
     #: where the faces differ (``face_match.contrast``), against the rivals
     #: too close on the whole face: (the best's worst fit there, the worst
@@ -143,9 +143,10 @@ class Evidence:
             return cls(None, 0.0, 0.0, 9.9, None, 0.0, place.inliers, False)
         best = scores[0]
         runner = scores[1] if len(scores) > 1 else None
+        tied = dict(place.tied)
         return cls(best.card, best.score, best.cell, best.blob, runner.card if runner else None,
-                   best.score - (runner.score if runner else 0.0), place.inliers,
-                   bool(place.cards) and place.cards[0] == best.card, best.shown,
+                   best.score - (runner.score if runner else 0.0), max(place.inliers, tied.get(best.card, 0)),
+                   (bool(place.cards) and place.cards[0] == best.card) or best.card in tied, best.shown,
                    _differ(scores, image_bgr, deck) if image_bgr is not None else None,
                    deck is None or told_apart(best.card, deck))
 

@@ -123,7 +123,10 @@ class Place:
     ``to_face``): each candidate is compared in each, the best fit kept;
     ``own`` (card, geometry) pairs: a card's own matches' homography
     (``keypoints.own_matches``), compared for that card only, beside the
-    place's views."""
+    place's views; ``tied`` (card, inliers) pairs: the cards the keypoints
+    matched inside an outline with no clear lead among them (the 7h and
+    the 8h share a layout), which propose none of them but still prove
+    whichever the face fits (``confidence.Evidence.of``)."""
     quad: np.ndarray
     to_face: np.ndarray
     cards: tuple[int, ...] = ()
@@ -131,6 +134,7 @@ class Place:
     turns: bool = False
     also: tuple[np.ndarray, ...] = ()
     own: tuple[tuple[int, np.ndarray], ...] = ()
+    tied: tuple[tuple[int, int], ...] = ()
 
     def views(self) -> list[np.ndarray]:
         """The geometries every candidate is compared in (``Score.view``

@@ -98,12 +98,10 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
             # that card (of its size, not a pip's) give its geometry, or else
             # the outline does; the keypoints still propose their cards.
             if places[i].inliers < PROVEN and overlap.iou(places[i].quad, quad) >= _SAME_PLACE:
-                places[i] = _inside(image_bgr, quad, deck, at, places[i].cards) \
-                    or Place(quad, quad_to_face(quad), places[i].cards, places[i].inliers,
-                             turns=quad_aspect(quad) < AMBIGUOUS_ASPECT)
+                places[i] = _inside(image_bgr, quad, deck, at, places[i].cards, places[i].inliers) \
+                    or _outline_place(quad, places[i].cards, places[i].inliers)
         if not on:
-            places.append((_inside(image_bgr, quad, deck, at) if mask is None else None)
-                          or Place(quad, quad_to_face(quad), turns=quad_aspect(quad) < AMBIGUOUS_ASPECT))
+            places.append((_inside(image_bgr, quad, deck, at) if mask is None else None) or _outline_place(quad))
     if mask is None:
         # A close-up card cut by the picture's edge, or joined to the table
         # by a shadow, has no outline: where a card's layout lies by its
@@ -170,15 +168,26 @@ def _stretch_of(places: list[Place]) -> float:
     return found[0] if found is not None and found[1] <= stretch.MISFIT else 1.0
 
 
+def _outline_place(quad: np.ndarray, cards: tuple[int, ...] = (), inliers: int = 0,
+                   tied: tuple[tuple[int, int], ...] = (), like: Optional[np.ndarray] = None) -> Place:
+    """An outline's place: its edges give the geometry, its top unknown up
+    to a quarter turn when it is near square, or its corners in the order
+    of ``like`` (the keypoints' mapped face)."""
+    to_face = quad_to_face(quad) if like is None else _outline_view(quad, like)
+    return Place(quad, to_face, cards, inliers, turns=quad_aspect(quad) < AMBIGUOUS_ASPECT, tied=tied)
+
+
 def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, at: Optional[float], cards: tuple[int, ...] = (),
-            outline: bool = True) -> Optional[Place]:
+            inliers: int = 0, outline: bool = True) -> Optional[Place]:
     """The place of an outline as the keypoints matched again inside it
     prove it (``keypoints.matched_in``: a plain card's pips, which the whole
     photo's matching leaves unproven), with the cards proven there and
-    ``cards``; None when none is, or when the best does not lead. Not an
-    ``outline`` (a layout's quad, ``keypoints.layout_outlines``): there are
-    no edges to place the card better, so without a lead the two best
-    cards' homographies are the place's geometries, proposing no card.
+    ``cards`` (the whole photo's keypoints', ``inliers`` theirs); None when
+    none is. When the best does not lead, the outline's own place, the
+    leaders ``tied`` (proposing none). Not an ``outline`` (a layout's
+    quad, ``keypoints.layout_outlines``): there are no edges to place the
+    card better, so without a lead the two best cards' homographies are the
+    place's geometries, the leaders tied.
 
     ``at``: the photo's stretch, which the crop is made square again by
     before SIFT (its descriptors do not survive a stretch of a third,
@@ -207,9 +216,16 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, at: Optional[fl
     # on that).
     # Without an outline, both leaders' geometries are compared, the face fitting better kept: a 7d
     # whose 7s and 7d had 17 inliers each was placed by the 7s's homography alone and fitted at 0.79.
+    # Tied, the leaders still prove whichever of them the face fits: a 7h whose 8h had 33 inliers
+    # inside its outline and its own 7h 30 was read 0.95 against the 8h with no keypoints behind it
+    # (p 0.52, abstained; round 23: tied, 0.93). The keypoints' top orders the outline's corners: a
+    # card squashed across by a photo saved square looks lying on its side.
     if len(hits) > 1 and best.inliers < _CLEAR_LEAD * hits[1].inliers:
-        return None if outline else Place(best.quad, best.homography @ face_scale(best.face_size),
-                                          also=(hits[1].homography @ face_scale(hits[1].face_size),))
+        tied = tuple((h.card, h.inliers) for h in hits if _CLEAR_LEAD * h.inliers > best.inliers)
+        if outline:
+            return _outline_place(quad, cards, inliers, tied, like=best.quad)
+        return Place(best.quad, best.homography @ face_scale(best.face_size),
+                     also=(hits[1].homography @ face_scale(hits[1].face_size),), tied=tied)
     proposed = tuple(dict.fromkeys([best.card] + list(cards)))
     # On a small card the homography of a plain card's few pips may lie
     # further off than the outline's edges (a 120 x 70 px 7h: 17 px off one
