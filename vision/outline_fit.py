@@ -27,6 +27,8 @@ from typing import Optional
 import cv2
 import numpy as np
 
+from . import stretch
+from .deck import quad_aspect
 from .locate import order_corners
 
 #: Print: darker than its surroundings by this many grey levels (or this far in colour).
@@ -51,6 +53,10 @@ _FAINTEST_EDGE = 2.5
 #: A card's proportions as a photo shows them (perspective included).
 _ASPECT = (1.3, 1.8)
 _WORK_SIDE = 1024
+#: Print this near the picture's edge (share of its longer side) belongs to
+#: something the picture cuts: the lone whole card's print has its margin
+#: and the table between it and the edge.
+_CUT_BAND = 0.02
 #: An outline found on the lone card stands for it only when it is at least
 #: this share of the fitted card's area (the card a few pixels off, not a pip).
 _SAME_SIZE = 0.7
@@ -75,7 +81,7 @@ def fit_lone_card(image_bgr: np.ndarray) -> Optional[np.ndarray]:
         d = d.reshape(4, 2)
         angles = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 90.0
         angle = float(np.degrees(np.angle(np.exp(4j * np.radians(angles)).mean())) / 4.0) % 90.0
-    return _checked((quad / scale).astype(np.float32), (w0, h0))
+    return _checked((quad / scale).astype(np.float32), (w0, h0), stretch.looked_at(image_bgr))
 
 
 def _fit(lab: np.ndarray, ink: np.ndarray, angle: float) -> Optional[np.ndarray]:
@@ -96,15 +102,20 @@ def _fit(lab: np.ndarray, ink: np.ndarray, angle: float) -> Optional[np.ndarray]
     bw, bh = x1 - x0, y1 - y0
     if bw < 20 or bh < 20:
         return None
-    gx = cv2.Sobel(turned_l, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(turned_l, cv2.CV_32F, 0, 1, ksize=3)
+    # Beyond the picture the turned canvas mirrors it: a side near the picture's
+    # edge would have its mirror image taken for the outermost step.
+    inside = cv2.erode(cv2.warpAffine(np.ones((h, w), np.uint8), turn, (side, side), flags=cv2.INTER_NEAREST),
+                       np.ones((5, 5), np.uint8)).astype(np.float32)
+    gx = cv2.Sobel(turned_l, cv2.CV_32F, 1, 0, ksize=3) * inside
+    gy = cv2.Sobel(turned_l, cv2.CV_32F, 0, 1, ksize=3) * inside
     # Which way the edge steps: paper brighter than the table (grey, beige), or darker (some white tables).
     inner = turned_l[int(y0):int(y1), int(x0):int(x1)][turned_ink[int(y0):int(y1), int(x0):int(x1)] == 0]
     mx, my = int(_OUTWARD * bw * 1.2), int(_OUTWARD * bh * 1.2)
     ring = turned_l[max(int(y0) - my, 0):int(y1) + my, max(int(x0) - mx, 0):int(x1) + mx]
     paper = float(np.median(inner)) if inner.size else 0.0
     brighter = 1.0 if paper >= float(np.percentile(ring, 25)) else -1.0
-    rims = _rims(turned_l) if abs(paper - _table_light(turned_l, (x0, y0, x1, y1))) < _SAME_LIGHT else None
+    rims = tuple(r * inside for r in _rims(turned_l)) \
+        if abs(paper - _table_light(turned_l, (x0, y0, x1, y1))) < _SAME_LIGHT else None
     lines = []
     # Each side as (offset along its normal) = a + b * (position along it), found in segments.
     for axis, grad, lo, hi, span in ((0, gx, x0, x1, (y0, y1)), (1, gy, y0, y1, (x0, x1))):
@@ -116,12 +127,12 @@ def _fit(lab: np.ndarray, ink: np.ndarray, angle: float) -> Optional[np.ndarray]
             # white table a side may step the other way (the card's darker rim), or both.
             line = None
             if rims is not None:
-                # White on white: the outermost thin dark line beyond the print, the rim's shadow.
-                line = _side(rims[axis], axis, min(near, far), max(near, far), span, side, outward, edge)
+                # White on white: the first thin dark line beyond the print, the rim's shadow.
+                line = _side(rims[axis], axis, min(near, far), max(near, far), span, side, outward, edge, rim=True)
             for step in (-outward * brighter * grad, outward * brighter * grad, np.abs(grad)):
                 if line is not None:
                     break
-                line = _side(step, axis, min(near, far), max(near, far), span, side, outward)
+                line = _side(step, axis, min(near, far), max(near, far), span, side, outward, edge)
             if line is None:
                 return None
             lines.append((axis, line))
@@ -182,6 +193,15 @@ def _print_mask(lab: np.ndarray) -> Optional[np.ndarray]:
     reach = max(5, int(0.12 * diag)) | 1
     groups = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
     n, labels, _, _ = cv2.connectedComponentsWithStats(groups, connectivity=8)
+    # Print at the picture's edge is of something the picture cuts (a sliver of
+    # another card there), never of the whole card looked for: left out.
+    band = max(2, int(_CUT_BAND * max(mask.shape)))
+    rim = np.ones(mask.shape, bool)
+    rim[band:-band, band:-band] = False
+    cut = np.unique(labels[rim & (mask > 0)])
+    mask[np.isin(labels, cut)] = 0
+    if cv2.countNonZero(mask) < 30:
+        return None
     weights = np.sort(np.bincount(labels[mask > 0], minlength=n)[1:])
     if len(weights) > 1 and weights[-2] >= 0.25 * weights[-1]:
         return None
@@ -203,13 +223,16 @@ def _dominant_angle(light: np.ndarray) -> float:
 
 
 def _side(grad: np.ndarray, axis: int, lo: float, hi: float, span: tuple[float, float], size: int,
-          outward: int, edge: Optional[float] = None) -> Optional[tuple[float, float]]:
+          outward: int, edge: float, rim: bool = False) -> Optional[tuple[float, float]]:
     """The card's edge between offsets ``lo`` and ``hi`` (x for axis 0, y for
     axis 1; ``outward`` -1 when the table lies towards ``lo``), followed in
-    four segments of ``span``: (a, b) of offset = a + b * position. With
-    ``edge`` (the print's box), a step is clear against the strongest one
-    *beyond* the box: the print's own outer line (a court card's frame)
-    darkens ten times more than a white card's rim on a white table."""
+    four segments of ``span``: (a, b) of offset = a + b * position.
+    ``edge``: the print's box; beyond it, the card's edge is the strongest
+    step, or for a ``rim`` (white on white) the first thin dark line, and a
+    rim is clear against the strongest line beyond the box (the print's own
+    outer line, a court card's frame, darkens ten times more than a white
+    card's rim on a white table). With no peak beyond the box, the
+    outermost one."""
     lo, hi = max(int(np.floor(lo)), 1), min(int(np.ceil(hi)), size - 2)
     if hi - lo < 3:
         return None
@@ -224,18 +247,21 @@ def _side(grad: np.ndarray, axis: int, lo: float, hi: float, span: tuple[float, 
             continue
         profile = np.maximum(np.median(band, axis=0), 0.0)
         floor = float(np.median(np.abs(np.median(band, axis=0)))) + 1e-3
-        beyond = profile
-        if edge is not None:
-            cut = int(round(edge)) - lo
-            beyond = profile[:max(cut, 1)] if outward < 0 else profile[min(max(cut, 0), len(profile) - 1):]
-        top = float(beyond.max())
+        cut = int(round(edge)) - lo
+        beyond = profile[:max(cut, 1)] if outward < 0 else profile[min(max(cut, 0), len(profile) - 1):]
+        top = float((beyond if rim else profile).max())
         if top < _MIN_CONTRAST * floor or top < 2.0:
             continue
-        # The outermost clear step: the card's edge, with table beyond it (a
-        # picture's frame or an index inside it can step more, in a glare).
         peaks = [i for i in range(1, len(profile) - 1) if profile[i] >= profile[i - 1]
                  and profile[i] >= profile[i + 1] and profile[i] >= max(_MIN_CONTRAST * floor, 0.35 * top)]
-        k = (min(peaks) if outward < 0 else max(peaks)) if peaks else int(profile.argmax())
+        out = [i for i in peaks if (i < cut if outward < 0 else i > cut)]
+        if out:
+            # The table's own lines and steps lie further out than the card's
+            # edge (the grain of a light wood).
+            k = (max(out) if outward < 0 else min(out)) if rim else max(out, key=lambda i: profile[i])
+        else:
+            # A picture's frame or an index inside the box can step more, in a glare.
+            k = (min(peaks) if outward < 0 else max(peaks)) if peaks else int(profile.argmax())
         # Sub-pixel: the parabola through the peak and its neighbours.
         if 0 < k < len(profile) - 1:
             l, c, r = profile[k - 1], profile[k], profile[k + 1]
@@ -281,14 +307,13 @@ def _corners(lines: list[tuple[int, tuple[float, float]]]) -> Optional[np.ndarra
     return np.float32(pts)
 
 
-def _checked(quad: np.ndarray, size: tuple[int, int]) -> Optional[np.ndarray]:
-    """The quad when it is a card's: convex, card-proportioned, in the picture."""
+def _checked(quad: np.ndarray, size: tuple[int, int], stretches: tuple[float, ...]) -> Optional[np.ndarray]:
+    """The quad when it is a card's: convex, in the picture, card-proportioned
+    at one of the picture's possible ``stretches`` (``stretch.looked_at``: a
+    card in a 3:4 photo saved square looks nearly square)."""
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
         return None
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    a, b = sides[0] + sides[2], sides[1] + sides[3]
-    aspect = max(a, b) / max(min(a, b), 1e-6)
-    if not (_ASPECT[0] <= aspect <= _ASPECT[1]):
+    if not any(_ASPECT[0] <= quad_aspect(quad / np.float32([s, 1.0])) <= _ASPECT[1] for s in stretches):
         return None
     w, h = size
     if quad[:, 0].min() < -2 or quad[:, 1].min() < -2 or quad[:, 0].max() > w + 1 or quad[:, 1].max() > h + 1:
