@@ -103,7 +103,7 @@ def _fit(lab: np.ndarray, ink: np.ndarray, angle: float) -> Optional[np.ndarray]
     if bw < 20 or bh < 20:
         return None
     # Beyond the picture the turned canvas mirrors it: a side near the picture's
-    # edge would have its mirror image taken for the outermost step.
+    # edge would have its mirror image taken for the card's edge.
     inside = cv2.erode(cv2.warpAffine(np.ones((h, w), np.uint8), turn, (side, side), flags=cv2.INTER_NEAREST),
                        np.ones((5, 5), np.uint8)).astype(np.float32)
     gx = cv2.Sobel(turned_l, cv2.CV_32F, 1, 0, ksize=3) * inside

@@ -218,7 +218,7 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, at: Optional[fl
     # whose 7s and 7d had 17 inliers each was placed by the 7s's homography alone and fitted at 0.79.
     # Tied, the leaders still prove whichever of them the face fits: a 7h whose 8h had 33 inliers
     # inside its outline and its own 7h 30 was read 0.95 against the 8h with no keypoints behind it
-    # (p 0.52, abstained; round 23: tied, 0.93). The keypoints' top orders the outline's corners: a
+    # (p 0.52, abstained; round 23: tied, 0.93; both with round 22's deck). The keypoints' top orders the outline's corners: a
     # card squashed across by a photo saved square looks lying on its side.
     if len(hits) > 1 and best.inliers < _CLEAR_LEAD * hits[1].inliers:
         tied = tuple((h.card, h.inliers) for h in hits if _CLEAR_LEAD * h.inliers > best.inliers)
