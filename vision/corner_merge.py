@@ -12,7 +12,11 @@ places), *both* its index corners must read it, or the keypoints must have
 proved that card there (two witnesses): both corners are in view, and the
 whole-face reader, which looked at all of it, doubts it (a 6 of hearts of a
 52-card pack, a rank the deck lacks, had one index read as an 8 of hearts;
-the other came nearest an 8 too, but not clearly). Unless no index shows
+the other came nearest an 8 too, but not clearly). The keypoints are no
+second witness for a card lying alone wholly in the picture (``_alone``):
+its other index is in view, yet was not read (a 6 of hearts again: its six
+pips are six of the 8h's, the keypoints proposed the 8h, and its one index
+was read as an 8; round 24). Unless no index shows
 where its other one would be, in the picture (``CornerRead.other_shows``; round 9): a place
 the keypoints map over a half-covered card spans its covered part too and
 looks whole, but its other corner lies under another card, and one index is
@@ -29,7 +33,9 @@ is listed as unknown. A found card the reader left unknown does not take a
 corner's read of a card named elsewhere.
 
 A corner on no found card is a card of its own (a trick heap's, a fan's),
-reported with the whole card as its index places it (``corners``, covered
+unless it lies alone wholly in the picture with its other index showing
+(a 6 of diamonds on a white table, which no outline found, read as an 8d
+from one index: both would show on a card of the Belote deck), reported with the whole card as its index places it (``corners``, covered
 parts included) and the index box it was read from (``index``). A card
 already named elsewhere is not named twice: a deck holds each card once.
 """
@@ -65,11 +71,19 @@ _SAME_SIZE = 0.15
 #: tune halves: whole cards 0.78-0.96; a covered heap card's outline (its
 #: visible part) or a heap's outline taken for one card 0.34-0.68.
 _WHOLE_IN_VIEW = 0.6
+#: A card lies alone when no other card covers more than this share of the
+#: smaller of the two; a found place under ``_MARK`` of its area lying on it
+#: is a mark printed on it (a pip's outline taken for a card), no card.
+_TOUCH = 0.05
+_MARK = 0.25
 
 
-def merge(cards: list[dict], reads: list[CornerRead], proposed: Sequence[tuple[int, ...]] = ()) -> list[dict]:
+def merge(cards: list[dict], reads: list[CornerRead], proposed: Sequence[tuple[int, ...]] = (),
+          size: Optional[tuple[int, int]] = None) -> list[dict]:
     """``cards`` (``recognize``'s entries) with the corner reads merged in (see
-    module doc); ``proposed[k]``: the cards the keypoints proved at found card ``k``."""
+    module doc); ``proposed[k]``: the cards the keypoints proved at found card
+    ``k``; ``size``: the picture's (height, width), which tells a card lying
+    wholly in it (none is, without it)."""
     out = [dict(c) for c in cards]
     reads, clashes = _one_name_per_index(reads)
     on: dict[int, list[CornerRead]] = {}
@@ -84,9 +98,11 @@ def merge(cards: list[dict], reads: list[CornerRead], proposed: Sequence[tuple[i
         e, names = out[k], {card_name(r.card) for r in rs}
         if e["card"] is None and len(names) == 1 and not any(o["card"] in names for o in out) \
                 and not _holds_another_index(np.float32(e["corners"]), reads, rs[0].card):
-            seconded = rs[0].both or (k < len(proposed) and rs[0].card in proposed[k])
+            quad = np.float32(e["corners"])
+            seconded = rs[0].both or (k < len(proposed) and rs[0].card in proposed[k]
+                                      and not _alone(quad, [o["corners"] for j, o in enumerate(out) if j != k], size))
             if not seconded and rs[0].other_shows \
-                    and overlap.iou(np.float32(e["corners"]), rs[0].corners) >= _WHOLE_IN_VIEW:
+                    and overlap.iou(quad, rs[0].corners) >= _WHOLE_IN_VIEW:
                 continue                   # a whole card the face reader doubts: one index is not enough
             e.update(card=names.pop(), confidence=round(float(rs[0].confidence), 3), index=_points(rs[0].index))
         elif e["card"] is None:
@@ -95,7 +111,9 @@ def merge(cards: list[dict], reads: list[CornerRead], proposed: Sequence[tuple[i
             e.update(card=None, confidence=0.0)
     for r in sorted(own, key=lambda r: -r.confidence):
         name = card_name(r.card)
-        if not any(e["card"] == name for e in out):
+        alone = not r.both and r.other_shows \
+            and _alone(r.corners, [e["corners"] for e in out] + [o.corners for o in own if o.card != r.card], size)
+        if not alone and not any(e["card"] == name for e in out):
             out.append({"card": name, "confidence": round(float(r.confidence), 3), "corners": _points(r.corners),
                         "index": _points(r.index)})
     for r in clashes:
@@ -152,6 +170,21 @@ def _holds_another_index(quad: np.ndarray, reads: list[CornerRead], card: int) -
     q = np.asarray(quad, np.float32).reshape(-1, 1, 2)
     return any(r.card != card and cv2.pointPolygonTest(q, tuple(float(v) for v in r.index.mean(axis=0)), False) >= 0
                for r in reads)
+
+
+def _alone(quad: np.ndarray, others: list, size: Optional[tuple[int, int]]) -> bool:
+    """Whether the card at ``quad`` lies wholly inside the picture of
+    ``size`` (height, width) and no other card (``others``' quads, marks
+    printed on it left out) touches it: then both its index corners are in
+    view."""
+    if size is None:
+        return False
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    if q.min() < 0 or q[:, 0].max() > size[1] - 1 or q[:, 1].max() > size[0] - 1:
+        return False
+    area = cv2.contourArea(q)
+    return not any(overlap.share(q, o) > _TOUCH and cv2.contourArea(np.float32(o).reshape(4, 2)) >= _MARK * area
+                   for o in others)
 
 
 def _at_corner(quad: np.ndarray, r: CornerRead) -> bool:

@@ -71,7 +71,7 @@ def recognize(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = No
         proposed.append(place.cards)
     if mask is not None:
         return cards
-    return corner_merge.merge(cards, read_corners(image_bgr, deck, square_by), proposed)
+    return corner_merge.merge(cards, read_corners(image_bgr, deck, square_by), proposed, image_bgr.shape[:2])
 
 
 def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = None
