@@ -183,11 +183,12 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, at: Optional[fl
     prove it (``keypoints.matched_in``: a plain card's pips, which the whole
     photo's matching leaves unproven), with the cards proven there and
     ``cards`` (the whole photo's keypoints', ``inliers`` theirs); None when
-    none is. When the best does not lead, the outline's own place, the
-    leaders ``tied`` (proposing none). Not an ``outline`` (a layout's
-    quad, ``keypoints.layout_outlines``): there are no edges to place the
-    card better, so without a lead the two best cards' homographies are the
-    place's geometries, the leaders tied.
+    none is. When the best does not lead, the leaders are ``tied``
+    (proposing none), and the place's geometries are the outline's own and
+    the two best cards' homographies (a plain card's many pips place it as
+    well as edges do, and an edge may be taken at a line of the table); not
+    an ``outline`` (a layout's quad, ``keypoints.layout_outlines``), the
+    homographies alone.
 
     ``at``: the photo's stretch, which the crop is made square again by
     before SIFT (its descriptors do not survive a stretch of a third,
@@ -214,18 +215,20 @@ def _inside(image_bgr: np.ndarray, quad: np.ndarray, deck: Deck, at: Optional[fl
     # without a lead the outline's edges place the card more precisely than
     # a shared layout's homography (a drawn Js: 0.99 on its outline, unsure
     # on that).
-    # Without an outline, both leaders' geometries are compared, the face fitting better kept: a 7d
-    # whose 7s and 7d had 17 inliers each was placed by the 7s's homography alone and fitted at 0.79.
+    # Both leaders' geometries are compared (beside the outline's, when there is one), the face fitting
+    # better kept: a 7d whose 7s and 7d had 17 inliers each was placed by the 7s's homography alone and
+    # fitted at 0.79; an 8d on light wood whose outline took a line of the grain above it for its top
+    # fitted its own face there at 0.52, its leaders' homographies had 35 and 30 inliers (round 24).
     # Tied, the leaders still prove whichever of them the face fits: a 7h whose 8h had 33 inliers
     # inside its outline and its own 7h 30 was read 0.95 against the 8h with no keypoints behind it
     # (p 0.52, abstained; round 23: tied, 0.93; both with round 22's deck). The keypoints' top orders the outline's corners: a
     # card squashed across by a photo saved square looks lying on its side.
     if len(hits) > 1 and best.inliers < _CLEAR_LEAD * hits[1].inliers:
         tied = tuple((h.card, h.inliers) for h in hits if _CLEAR_LEAD * h.inliers > best.inliers)
+        leaders = tuple(h.homography @ face_scale(h.face_size) for h in hits[:2])
         if outline:
-            return _outline_place(quad, cards, inliers, tied, like=best.quad)
-        return Place(best.quad, best.homography @ face_scale(best.face_size),
-                     also=(hits[1].homography @ face_scale(hits[1].face_size),), tied=tied)
+            return dataclasses.replace(_outline_place(quad, cards, inliers, tied, like=best.quad), also=leaders)
+        return Place(best.quad, leaders[0], also=leaders[1:], tied=tied)
     proposed = tuple(dict.fromkeys([best.card] + list(cards)))
     # On a small card the homography of a plain card's few pips may lie
     # further off than the outline's edges (a 120 x 70 px 7h: 17 px off one
