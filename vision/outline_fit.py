@@ -58,8 +58,12 @@ _WORK_SIDE = 1024
 #: and the table between it and the edge.
 _CUT_BAND = 0.02
 #: An outline found on the lone card stands for it only when it is at least
-#: this share of the fitted card's area (the card a few pixels off, not a pip).
+#: this share of the fitted card's area (the card a few pixels off, not a pip),
+#: and is kept as a geometry the card may have at ``_ALIKE_SIZE`` (a fit
+#: whose side lies at a line of the table beyond the card is that much larger:
+#: a 10d close up on light wood, its fitted top at a bench's edge, 0.70).
 _SAME_SIZE = 0.7
+_ALIKE_SIZE = 0.5
 
 
 def fit_lone_card(image_bgr: np.ndarray) -> Optional[np.ndarray]:
@@ -323,23 +327,36 @@ def _checked(quad: np.ndarray, size: tuple[int, int], stretches: tuple[float, ..
 
 def lone_card_outlines(image_bgr: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
     """``quads`` (as ``find_cards`` found them) with the lone card's outline
-    made precise: where the picture holds one card's print, the outlines on
-    it (the card found a few pixels off, or its pips and picture frame found
-    as "cards") are one card, and the one of the card's size whose sides lie
-    best on edges stands for it (``find_cards``' on a tie: on a table that contrasts with
-    the card its outline is the more precise)."""
+    made precise (``lone_card``), the outlines found on it dropped."""
+    card, _, elsewhere = lone_card(image_bgr, quads)
+    return ([card] if card is not None else []) + elsewhere
+
+
+def lone_card(image_bgr: np.ndarray, quads: list[np.ndarray]
+              ) -> tuple[Optional[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """(the lone card's outline, the other outlines of its size on it, the
+    outlines elsewhere): where the picture holds one card's print, the
+    outlines on it (the card found a few pixels off, or its pips and picture
+    frame found as "cards") are one card, and the one of the card's size
+    whose sides lie best on edges stands for it (``find_cards``' on a tie: on
+    a table that contrasts with the card its outline is the more precise).
+    The others of about its size may still be the card's true outline: a side
+    fitted at a line of the table beyond the card (the dark edge of a bench
+    above a 7h on light wood) lies on a stronger edge than the card's own.
+    (None, [], ``quads``) when the picture holds no lone card's print."""
     fitted = fit_lone_card(image_bgr)
     if fitted is None:
-        return quads
+        return None, [], quads
     fitted = order_corners(fitted)
     gray = cv2.GaussianBlur(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), (0, 0), 1.0).astype(np.float32)
     # Only an outline of the card's size may stand for it: a pip's or an
     # index's quad lies inside the print, on edges as clear as any (an ace's
     # one large pip was read as the card).
-    same = [q for q in quads if _overlapping(q, fitted)
-            and cv2.contourArea(np.float32(q)) >= _SAME_SIZE * cv2.contourArea(fitted)]
+    size = cv2.contourArea(fitted)
+    alike = [q for q in quads if _overlapping(q, fitted) and cv2.contourArea(np.float32(q)) >= _ALIKE_SIZE * size]
+    same = [q for q in alike if cv2.contourArea(np.float32(q)) >= _SAME_SIZE * size]
     best = max(same + [fitted], key=lambda q: min(edge_support(gray, q)))
-    return [best] + [q for q in quads if not _overlapping(q, fitted)]
+    return best, [q for q in alike + [fitted] if q is not best], [q for q in quads if not _overlapping(q, fitted)]
 
 
 def _overlapping(a: np.ndarray, b: np.ndarray) -> bool:

@@ -48,7 +48,7 @@ from .deck import AMBIGUOUS_ASPECT, FACE_SIZE, Deck, quad_aspect
 from .face_match import Place, despeckled, face_quad, face_scale, quad_to_face, score_place
 from .keypoints import PROVEN, Seen, keypoint_candidates, layout_outlines, matched_in, own_matches
 from .locate import find_cards
-from .outline_fit import lone_card_outlines
+from .outline_fit import lone_card
 
 #: A keypoint place and an outline are the same card when this share of the
 #: smaller of the two overlaps; two keypoint candidates, above ``_SAME_CARD``.
@@ -57,6 +57,8 @@ _SAME_CARD = 0.5
 #: Keypoints matched again inside an outline propose their best card when
 #: it has this many times the next card's inliers.
 _CLEAR_LEAD = 1.5
+#: Two outlines overlapping this much (intersection over union) are one geometry.
+_SAME_OUTLINE = 0.95
 #: An outline this much smaller than a card's layout lying over it is a mark
 #: printed on that card (a pip, a picture frame), not a card.
 _MARK = 0.25
@@ -84,13 +86,17 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
     image_bgr = despeckled(image_bgr)
     places, square_by, seen = keypoint_places(image_bgr, deck) if mask is None else ([], None, None)
     quads = find_cards(image_bgr, mask=mask, close_up=mask is None)
+    lone, alike = None, []
     if mask is None:
-        quads = lone_card_outlines(image_bgr, quads)
+        lone, alike, elsewhere = lone_card(image_bgr, quads)
+        quads = ([lone] if lone is not None else []) + elsewhere
     # Each outline's crop is matched made square again by the photo's stretch: the one the
     # keypoints fixed, or the one they were found at; None when neither says (``_inside``).
     at = square_by or (seen.stretch if seen is not None and seen.stretch != 1.0 else None)
-    for quad in quads:
-        quad = np.asarray(quad, np.float32).reshape(4, 2)
+    for outline in quads:
+        quad = np.asarray(outline, np.float32).reshape(4, 2)
+        # The lone card's other outlines are matched inside too: its keypoints say which it lies at.
+        tries = [quad] + ([np.asarray(q, np.float32).reshape(4, 2) for q in alike] if outline is lone else [])
         on = [i for i, p in enumerate(places) if overlap.share(p.quad, quad) >= _SAME_PLACE]
         for i in on:
             # A homography of few inliers (a few pips that match) may be a
@@ -98,10 +104,14 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
             # that card (of its size, not a pip's) give its geometry, or else
             # the outline does; the keypoints still propose their cards.
             if places[i].inliers < PROVEN and overlap.iou(places[i].quad, quad) >= _SAME_PLACE:
-                places[i] = _inside(image_bgr, quad, deck, at, places[i].cards, places[i].inliers) \
-                    or _outline_place(quad, places[i].cards, places[i].inliers)
+                places[i] = _inside_any(image_bgr, tries, deck, at, places[i].cards, places[i].inliers) \
+                    or dataclasses.replace(_outline_place(quad, places[i].cards, places[i].inliers),
+                                           also=(places[i].to_face,))
         if not on:
-            places.append((_inside(image_bgr, quad, deck, at) if mask is None else None) or _outline_place(quad))
+            places.append((_inside_any(image_bgr, tries, deck, at) if mask is None else None) or _outline_place(quad))
+        if outline is lone:
+            for i in on or [len(places) - 1]:
+                places[i] = _also_outlines(places[i], tries)
     if mask is None:
         # A close-up card cut by the picture's edge, or joined to the table
         # by a shadow, has no outline: where a card's layout lies by its
@@ -121,6 +131,31 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
         scores = score_place(image_bgr, place, deck)
         read.append((_fitted(place, scores), Evidence.of(scores, place, image_bgr, deck)))
     return read, square_by
+
+
+def _inside_any(image_bgr: np.ndarray, outlines: list[np.ndarray], deck: Deck, at: Optional[float],
+                cards: tuple[int, ...] = (), inliers: int = 0) -> Optional[Place]:
+    """``_inside`` the one of ``outlines`` (the lone card's and the others
+    found on it) whose keypoints prove a card with most inliers: inside a
+    7h's fitted outline, whose top lay at a bench's edge above it, a 7d led
+    with 12; inside the region's outline the 7h had 26, tied with the 7d."""
+    found = [p for p in (_inside(image_bgr, q, deck, at, cards, inliers) for q in outlines) if p is not None]
+    return max(found, key=lambda p: max([p.inliers] + [n for _, n in p.tied]), default=None)
+
+
+def _also_outlines(place: Place, outlines: list[np.ndarray]) -> Place:
+    """The lone card's place with the outlines found on it
+    (``outline_fit.lone_card``) as geometries it may also have (but the one
+    it lies at), each with its corners in the order of the place's (either
+    way round when its top is unknown): the face decides which the card
+    fits. A 7h close up on light wood, its fitted outline's top at a bench's
+    dark edge above it, was compared at 0.18 there, and read at 0.99 in the
+    region's outline, where its keypoints matched again (round 24)."""
+    quad = np.asarray(place.quad, np.float32).reshape(4, 2)
+    likes = (quad, np.roll(quad, -1, axis=0)) if place.turns else (quad,)
+    others = [q for q in outlines if overlap.iou(q, quad) < _SAME_OUTLINE]
+    return dataclasses.replace(place, also=place.also + tuple(_outline_view(q, like) for q in others
+                                                              for like in likes))
 
 
 def _with_own(places: list[Place], hits: list) -> list[Place]:
