@@ -160,6 +160,8 @@ class Seen:
     points: np.ndarray
     descriptors: np.ndarray
     scale: float
+    #: The picture's (height, width): only a square one may have been saved stretched.
+    picture: tuple[int, int]
     stretch: float = 1.0
 
 
@@ -170,7 +172,8 @@ def _seen(image_bgr: np.ndarray, index: _Index, at: float = 1.0) -> Optional[See
     kp, d = index.sift.detectAndCompute(cv2.cvtColor(_squared(image_bgr, scale, at), cv2.COLOR_BGR2GRAY), None)
     if d is None or len(kp) < MIN_INLIERS:
         return None
-    return Seen(np.float32([k.pt for k in kp]) * np.float32([at / scale, 1 / scale]), root_sift(d), scale, at)
+    return Seen(np.float32([k.pt for k in kp]) * np.float32([at / scale, 1 / scale]), root_sift(d), scale,
+                image_bgr.shape[:2], at)
 
 
 def _squared(image_bgr: np.ndarray, scale: float, at: float) -> np.ndarray:
@@ -246,7 +249,7 @@ def _candidates(seen: Seen, index: _Index) -> Candidates:
         return Candidates([], seen=seen)
     candidates.sort(key=lambda c: -c[0].inliers)
     best = candidates[0][0]
-    photo, misfit = stretch.fit(best.quad, h / w)
+    photo, misfit = stretch.fit(best.quad, h / w, seen.picture)
     return Candidates([hit for hit, stretches in candidates if stretch.same(stretches, photo)],
                       photo if best.inliers >= PROVEN and misfit <= stretch.MISFIT else None, seen)
 

@@ -131,7 +131,7 @@ def read_places(image_bgr: np.ndarray, deck: Deck, mask: Optional[np.ndarray] = 
                 if place is not None:
                     places = cards + [place]
     if square_by is None:
-        square_by = _stretch_of(places)
+        square_by = _stretch_of(places, image_bgr.shape[:2])
     if mask is None:
         places = _with_own(places, own_matches(image_bgr, deck, seen))
     read = []
@@ -220,14 +220,14 @@ def _mark_on(place: Place, quad: np.ndarray) -> bool:
         and cv2.contourArea(np.float32(place.quad)) < _MARK * cv2.contourArea(np.float32(quad))
 
 
-def _stretch_of(places: list[Place]) -> float:
+def _stretch_of(places: list[Place], picture: tuple[int, int]) -> float:
     """The photo's stretch as its best-proven place shows it, when the
     photo's keypoints fixed none (a plain card proven only inside its
     outline, ``matched_in``); 1 (square pixels) without one that fits."""
     proven = [p for p in places if p.inliers >= PROVEN]
     if not proven:
         return 1.0
-    found = stretch.fit(max(proven, key=lambda p: p.inliers).quad, FACE_SIZE[1] / FACE_SIZE[0])
+    found = stretch.fit(max(proven, key=lambda p: p.inliers).quad, FACE_SIZE[1] / FACE_SIZE[0], picture)
     return found[0] if found is not None and found[1] <= stretch.MISFIT else 1.0
 
 

@@ -83,16 +83,24 @@ def card_stretches(quad: np.ndarray) -> np.ndarray:
     return np.array([s for s in STRETCHES if card_shaped(quad / np.float32([s, 1.0]))], np.float64)
 
 
-def fit(quad: np.ndarray, aspect: float) -> Optional[tuple[float, float]]:
+def fit(quad: np.ndarray, aspect: float, picture: tuple[int, int]) -> Optional[tuple[float, float]]:
     """(the photo's stretch as ``quad`` shows it, how far from a card it
     still is there): among the stretches at which ``quad`` (a whole
     enrolled face mapped into the photo, clockwise from its top-left) is
     card-shaped, the one where its corners are most square and its
     proportions (long / short) nearest ``aspect``. None when it is
-    card-shaped at none. A 4:3 photo exported to 640 x 640 gives 4/3 (or 3/4)."""
+    card-shaped at none. A 4:3 photo exported to 640 x 640 gives 4/3 (or 3/4).
+
+    ``picture``: the photo's (height, width). One that is not square has
+    square pixels (only a square export stretches a frame, ``looked_at``),
+    and is fitted at 1 alone: a card seen in perspective near a frame's
+    edge is sheared, and is card-shaped at other stretches too (an 8c at
+    the corner of a rendered 1600 x 1200 French table photo fitted 1.26,
+    and the index corners, read squared by it, took a 7c for the 7s)."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
     best = None
-    for s in card_stretches(q):
+    tried = card_stretches(q) if picture[0] == picture[1] else np.array([1.0] if card_shaped(q) else [])
+    for s in tried:
         sides = np.linalg.norm((q - np.roll(q, 1, axis=0)) / [s, 1.0], axis=1)     # side i ends at corner i
         misfit = skew(q, s) + float(np.log((sides[0] + sides[2]) / (sides[1] + sides[3]) / aspect) ** 2)
         if best is None or misfit < best[1]:
