@@ -91,15 +91,17 @@ def fit(quad: np.ndarray, aspect: float, picture: tuple[int, int]) -> Optional[t
     proportions (long / short) nearest ``aspect``. None when it is
     card-shaped at none. A 4:3 photo exported to 640 x 640 gives 4/3 (or 3/4).
 
-    ``picture``: the photo's (height, width). One that is not square has
-    square pixels (only a square export stretches a frame, ``looked_at``),
-    and is fitted at 1 alone: a card seen in perspective near a frame's
-    edge is sheared, and is card-shaped at other stretches too (an 8c at
-    the corner of a rendered 1600 x 1200 French table photo fitted 1.26,
-    and the index corners, read squared by it, took a 7c for the 7s)."""
+    ``picture``: the photo's (height, width). One that is not square is a
+    camera's frame, of square pixels, wherever the card is card-shaped in
+    them: it is fitted at 1 alone. A card seen in perspective near a
+    frame's edge is sheared, and fits other stretches better (an 8c at the
+    corner of a rendered 1600 x 1200 French table photo fitted 1.26, and
+    the index corners, read squared by it, took a 7c for the 7s). Only a
+    card that is no card's shape in square pixels says such a picture was
+    stretched (a 4:3 frame squeezed to 450 x 600)."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
     best = None
-    tried = card_stretches(q) if picture[0] == picture[1] else np.array([1.0] if card_shaped(q) else [])
+    tried = np.array([1.0]) if picture[0] != picture[1] and card_shaped(q) else card_stretches(q)
     for s in tried:
         sides = np.linalg.norm((q - np.roll(q, 1, axis=0)) / [s, 1.0], axis=1)     # side i ends at corner i
         misfit = skew(q, s) + float(np.log((sides[0] + sides[2]) / (sides[1] + sides[3]) / aspect) ** 2)

@@ -28,12 +28,16 @@ def test_a_frame_that_is_not_square_has_square_pixels():
     seen in perspective, is sheared: in a square export it would say the
     photo was stretched by 1.26, and the index corners squared by that took
     a 7c for the 7s. A frame that is not square is no stretched export:
-    it fits square pixels, and a card stretched in it is too far from a
-    card's shape there to square anything by."""
+    it fits square pixels wherever a card is card-shaped in them (a card
+    stretched by 4/3 still is, too far from a card's shape to square
+    anything by); a frame squeezed so that its card is no card's shape in
+    square pixels keeps its stretch."""
     sheared = np.float32([[1572, 110], [1492, 304], [1182, 228], [1256, 50]])
     assert stretch.fit(sheared, 1.5, SQUARE)[0] == pytest.approx(1.26, rel=0.02)
     assert stretch.fit(sheared, 1.5, FRAME)[0] == 1.0
     assert stretch.fit(CARD * (4 / 3, 1), 1.5, FRAME)[1] > stretch.MISFIT
+    squeezed, misfit = stretch.fit(CARD * (0.5625, 1), 1.5, FRAME)     # no card in square pixels
+    assert squeezed == pytest.approx(0.5625, rel=0.03) and misfit <= stretch.MISFIT
 
 
 def test_a_skewed_quad_does_not_fix_the_photos_stretch():
